@@ -1,0 +1,52 @@
+//! # agui-wire
+//!
+//! A zero-copy parser and writer for the [AG-UI](https://docs.ag-ui.com) agent protocol: the
+//! JSON that chat front ends and agent servers exchange. Built for gateways and proxies that
+//! receive `RunAgentInput` bodies of many megabytes and streams of events, look at or rewrite a
+//! few fields, and forward the rest.
+//!
+//! ```
+//! use agui_wire::{RunAgentInput, Message, Bump};
+//! let arena = Bump::new();
+//! let body = br#"{"threadId":"thread-1","runId":"run-1","messages":[
+//!   {"id":"msg-1","role":"user","content":[
+//!     {"type":"text","text":"What is shown here?"},
+//!     {"type":"image","source":{"type":"data","value":"iVBORw0KGgo=","mimeType":"image/png"}}]}]}"#;
+//! let input = RunAgentInput::parse(body, &arena)?;
+//! let Message::User(user) = &input.messages[0] else { unreachable!() };
+//! let image = user.content.parts()[1].as_media().unwrap();
+//! assert_eq!(image.source.mime_type().unwrap(), "image/png");
+//! // The base64 payload is a slice of `body`, not a copy.
+//! assert!(agui_wire::offset_in(body, image.source.value().raw().as_bytes()).is_some());
+//! # Ok::<(), agui_wire::Error>(())
+//! ```
+//!
+//! ## Map of the crate
+//! | module | what it holds |
+//! |---|---|
+//! | [`model`] | the borrowed data model: [`RunAgentInput`], [`Message`], [`InputContent`], [`AgentCapabilities`], and the building blocks [`Str`], [`RawJson`], [`List`], [`Extra`] |
+//! | [`parser`] | bytes to model: [`RunAgentInput::parse`], [`ParseOptions`], [`validate_json`] |
+//! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
+//! | [`error`] | [`Error`]: kind, byte offset and JSON path |
+//!
+//! ## Guarantees
+//! - The input is never written to, and never copied: strings are slices of it (escaped
+//!   strings are unescaped only on demand), JSON-valued fields are validated slices of it.
+//! - Every document is fully validated: RFC 8259 grammar, UTF-8, escapes and surrogate pairs,
+//!   numbers, and the protocol's rules (required fields, discriminators, no `null` where the
+//!   protocol forbids it). Errors carry the byte offset and the JSON path.
+//! - No recursion on input-controlled depth; limits on size, depth and counts
+//!   ([`ParseOptions`]).
+//! - Unknown fields are kept with their raw values, in order.
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+pub mod error;
+pub mod model;
+pub mod parser;
+mod scanner;
+
+pub use bumpalo::Bump;
+pub use error::{Error, ErrorKind, json_path_at};
+pub use model::*;
+pub use parser::{ParseOptions, offset_in, validate_json};

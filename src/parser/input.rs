@@ -1,0 +1,502 @@
+//! Reading `RunAgentInput`: messages, content parts, sources, tools, context, resume.
+
+use bumpalo::Bump;
+
+use super::{ParseOptions, Parser, set};
+use crate::error::{Error, ErrorKind, RawError, RawResult};
+use crate::model::*;
+
+impl<'a> RunAgentInput<'a> {
+    /// Parses a `RunAgentInput` body with the default [`ParseOptions`].
+    ///
+    /// Strings borrow from `input`; lists and unknown fields go into `arena`. Reuse one arena
+    /// across requests (`arena.reset()`) and parsing allocates nothing on the heap.
+    ///
+    /// ```
+    /// use agui_wire::{RunAgentInput, Bump};
+    /// let mut arena = Bump::new();
+    /// for body in [&br#"{"threadId":"a","runId":"1","messages":[]}"#[..],
+    ///              &br#"{"threadId":"b","runId":"2","messages":[]}"#[..]] {
+    ///     arena.reset();
+    ///     let input = RunAgentInput::parse(body, &arena)?;
+    ///     assert!(input.messages.is_empty());
+    /// }
+    /// # Ok::<(), agui_wire::Error>(())
+    /// ```
+    pub fn parse(input: &'a [u8], arena: &'a Bump) -> Result<RunAgentInput<'a>, Error> {
+        Self::parse_with(input, arena, &ParseOptions::default())
+    }
+
+    /// Parses a `RunAgentInput` body with the given options.
+    ///
+    /// ```
+    /// use agui_wire::{RunAgentInput, ParseOptions, Bump};
+    /// let arena = Bump::new();
+    /// let opts = ParseOptions { max_input_bytes: 16, ..Default::default() };
+    /// let err = RunAgentInput::parse_with(br#"{"threadId":"t","runId":"r","messages":[]}"#, &arena, &opts);
+    /// assert!(err.unwrap_err().to_string().contains("exceeds the limit of 16 bytes"));
+    /// ```
+    pub fn parse_with(
+        input: &'a [u8],
+        arena: &'a Bump,
+        options: &ParseOptions,
+    ) -> Result<RunAgentInput<'a>, Error> {
+        Parser::document(input, arena, options, "RunAgentInput", |p| {
+            p.run_agent_input()
+        })
+    }
+}
+
+/// Every field a message of any role may have, while its role is being worked out.
+#[derive(Default)]
+struct MessageParts<'a> {
+    id: Option<Str<'a>>,
+    name: Option<Str<'a>>,
+    encrypted_value: Option<Str<'a>>,
+    metadata: Option<RawJson<'a>>,
+    subagent_run_id: Option<Str<'a>>,
+    text: Option<Str<'a>>,
+    content: Option<Content<'a>>,
+    raw_content: Option<RawJson<'a>>,
+    tool_calls: Option<List<'a, ToolCall<'a>>>,
+    tool_call_id: Option<Str<'a>>,
+    error: Option<Str<'a>>,
+    activity_type: Option<Str<'a>>,
+}
+
+/// Every field of a content part, while its type is being worked out.
+#[derive(Default)]
+struct PartParts<'a> {
+    id: Option<Str<'a>>,
+    text: Option<Str<'a>>,
+    source: Option<InputContentSource<'a>>,
+    metadata: Option<RawJson<'a>>,
+    mime_type: Option<Str<'a>>,
+    url: Option<Str<'a>>,
+    data: Option<Str<'a>>,
+    filename: Option<Str<'a>>,
+}
+
+/// Every field of a source, while its type is being worked out.
+#[derive(Default)]
+struct SourceParts<'a> {
+    value: Option<Str<'a>>,
+    mime_type: Option<Str<'a>>,
+    provider: Option<Str<'a>>,
+}
+
+#[derive(Clone, Copy)]
+enum SourceKind {
+    Data,
+    Url,
+    File,
+}
+
+impl<'a> Parser<'a, '_> {
+    pub(crate) fn run_agent_input(&mut self) -> RawResult<RunAgentInput<'a>> {
+        let mut obj = self.open()?;
+        let mut doc = RunAgentInput::default();
+        let (mut thread_id, mut run_id, mut messages) = (None, None, None);
+        while let Some(key) = self.next_key(&mut obj)? {
+            match self.known(&mut obj, RunAgentInput::FIELDS, &key)? {
+                Some(0) => set(&mut thread_id, self.string("threadId")?),
+                Some(1) => set(&mut run_id, self.string("runId")?),
+                Some(2) => doc.protocol_version = self.opt_string("protocolVersion")?,
+                Some(3) => doc.parent_run_id = self.opt_string("parentRunId")?,
+                // `state: null` is a value (the TypeScript SDK also reads it as absent).
+                Some(4) => doc.state = Some(self.raw()?),
+                Some(5) => {
+                    let limit = self.opts.max_messages;
+                    set(
+                        &mut messages,
+                        self.list("messages", limit, |p| p.message())?,
+                    );
+                }
+                Some(6) => doc.tools = self.opt_list("tools", |p| p.tool())?,
+                Some(7) => doc.context = self.opt_list("context", |p| p.context())?,
+                Some(8) => doc.forwarded_props = self.opt_any("forwardedProps")?,
+                Some(9) => doc.resume = self.opt_list("resume", |p| p.resume_entry())?,
+                _ => self.unknown(&mut obj, key)?,
+            }
+        }
+        doc.thread_id = thread_id.ok_or_else(|| Self::missing(obj.start, "threadId"))?;
+        doc.run_id = run_id.ok_or_else(|| Self::missing(obj.start, "runId"))?;
+        doc.messages = messages.ok_or_else(|| Self::missing(obj.start, "messages"))?;
+        doc.extra = self.finish(obj);
+        Ok(doc)
+    }
+
+    pub(crate) fn message(&mut self) -> RawResult<Message<'a>> {
+        let mut m = MessageParts::default();
+        let (role, obj) = self.tagged(
+            "message",
+            "role",
+            "developer, system, assistant, user, tool, activity, reasoning",
+            Role::from_name,
+            Role::fields,
+            &mut m,
+            |p, role, name, m| {
+                match name {
+                    "id" => set(&mut m.id, p.string("id")?),
+                    "name" => m.name = p.opt_string("name")?,
+                    "encryptedValue" => m.encrypted_value = p.opt_string("encryptedValue")?,
+                    "metadata" => m.metadata = p.metadata(false)?,
+                    "subagentRunId" => m.subagent_run_id = p.opt_string("subagentRunId")?,
+                    "toolCalls" => m.tool_calls = p.opt_list("toolCalls", |p| p.tool_call())?,
+                    "toolCallId" => set(&mut m.tool_call_id, p.string("toolCallId")?),
+                    "error" => m.error = p.opt_string("error")?,
+                    "activityType" => set(&mut m.activity_type, p.string("activityType")?),
+                    "content" => match role {
+                        Role::User | Role::Tool => set(&mut m.content, p.content()?),
+                        Role::Activity => set(&mut m.raw_content, p.raw_object("content")?),
+                        Role::Assistant => m.text = p.opt_string("content")?,
+                        _ => set(&mut m.text, p.string("content")?),
+                    },
+                    _ => {}
+                }
+                Ok(())
+            },
+        )?;
+        let start = obj.start;
+        let extra = self.finish(obj);
+        let need = |v: Option<Str<'a>>, f: &'static str| v.ok_or_else(|| Self::missing(start, f));
+        let id = need(m.id, "id")?;
+        Ok(match role {
+            Role::Developer => Message::Developer(DeveloperMessage {
+                id,
+                content: need(m.text, "content")?,
+                name: m.name,
+                encrypted_value: m.encrypted_value,
+                metadata: m.metadata,
+                subagent_run_id: m.subagent_run_id,
+                extra,
+            }),
+            Role::System => Message::System(SystemMessage {
+                id,
+                content: need(m.text, "content")?,
+                name: m.name,
+                encrypted_value: m.encrypted_value,
+                metadata: m.metadata,
+                subagent_run_id: m.subagent_run_id,
+                extra,
+            }),
+            Role::Assistant => Message::Assistant(AssistantMessage {
+                id,
+                content: m.text,
+                tool_calls: m.tool_calls,
+                name: m.name,
+                encrypted_value: m.encrypted_value,
+                metadata: m.metadata,
+                subagent_run_id: m.subagent_run_id,
+                extra,
+            }),
+            Role::User => Message::User(UserMessage {
+                id,
+                content: m.content.ok_or_else(|| Self::missing(start, "content"))?,
+                name: m.name,
+                encrypted_value: m.encrypted_value,
+                metadata: m.metadata,
+                subagent_run_id: m.subagent_run_id,
+                extra,
+            }),
+            Role::Tool => Message::Tool(ToolMessage {
+                id,
+                content: m.content.ok_or_else(|| Self::missing(start, "content"))?,
+                tool_call_id: need(m.tool_call_id, "toolCallId")?,
+                error: m.error,
+                encrypted_value: m.encrypted_value,
+                metadata: m.metadata,
+                subagent_run_id: m.subagent_run_id,
+                extra,
+            }),
+            Role::Activity => Message::Activity(ActivityMessage {
+                id,
+                activity_type: need(m.activity_type, "activityType")?,
+                content: m
+                    .raw_content
+                    .ok_or_else(|| Self::missing(start, "content"))?,
+                metadata: m.metadata,
+                subagent_run_id: m.subagent_run_id,
+                extra,
+            }),
+            Role::Reasoning => Message::Reasoning(ReasoningMessage {
+                id,
+                content: need(m.text, "content")?,
+                encrypted_value: m.encrypted_value,
+                metadata: m.metadata,
+                subagent_run_id: m.subagent_run_id,
+                extra,
+            }),
+        })
+    }
+
+    /// `content` of a user or tool message: a string or an array of parts.
+    pub(crate) fn content(&mut self) -> RawResult<Content<'a>> {
+        match self.cur.peek() {
+            Some(b'"') => self.string("content").map(Content::Text),
+            Some(b'[') => {
+                let limit = self.opts.max_list_items;
+                self.list("content", limit, |p| p.input_content())
+                    .map(Content::Parts)
+            }
+            _ => Err(self.wrong_type("content", "a string or an array of content parts")),
+        }
+    }
+
+    pub(crate) fn input_content(&mut self) -> RawResult<InputContent<'a>> {
+        let mut b = PartParts::default();
+        let (kind, obj) = self.tagged(
+            "content part",
+            "type",
+            "text, image, audio, video, document, binary",
+            InputContentKind::from_name,
+            |k| match k {
+                InputContentKind::Text => TextInputContent::FIELDS,
+                InputContentKind::Binary => BinaryInputContent::FIELDS,
+                _ => MediaInputContent::FIELDS,
+            },
+            &mut b,
+            |p, kind, name, b| {
+                match name {
+                    "id" => b.id = p.opt_string("id")?,
+                    "text" => set(&mut b.text, p.string("text")?),
+                    "source" => set(&mut b.source, p.source()?),
+                    // Part metadata may be any JSON value but null.
+                    "metadata" => b.metadata = p.metadata(true)?,
+                    "mimeType" => set(&mut b.mime_type, p.string("mimeType")?),
+                    "url" => b.url = p.opt_string("url")?,
+                    "data" => b.data = p.opt_string("data")?,
+                    "filename" => b.filename = p.opt_string("filename")?,
+                    _ => {}
+                }
+                let _ = kind;
+                Ok(())
+            },
+        )?;
+        let start = obj.start;
+        let extra = self.finish(obj);
+        let media = |b: PartParts<'a>, extra| -> RawResult<MediaInputContent<'a>> {
+            Ok(MediaInputContent {
+                id: b.id,
+                source: b.source.ok_or_else(|| Self::missing(start, "source"))?,
+                metadata: b.metadata,
+                extra,
+            })
+        };
+        Ok(match kind {
+            InputContentKind::Text => InputContent::Text(TextInputContent {
+                id: b.id,
+                text: b.text.ok_or_else(|| Self::missing(start, "text"))?,
+                metadata: b.metadata,
+                extra,
+            }),
+            InputContentKind::Image => InputContent::Image(media(b, extra)?),
+            InputContentKind::Audio => InputContent::Audio(media(b, extra)?),
+            InputContentKind::Video => InputContent::Video(media(b, extra)?),
+            InputContentKind::Document => InputContent::Document(media(b, extra)?),
+            InputContentKind::Binary => {
+                if b.id.is_none() && b.url.is_none() && b.data.is_none() {
+                    return Err(RawError::new(
+                        ErrorKind::InvalidValue {
+                            field: "binary",
+                            reason: "a binary part needs at least one of `id`, `url` or `data`",
+                        },
+                        start,
+                    ));
+                }
+                InputContent::Binary(BinaryInputContent {
+                    mime_type: b
+                        .mime_type
+                        .ok_or_else(|| Self::missing(start, "mimeType"))?,
+                    id: b.id,
+                    url: b.url,
+                    data: b.data,
+                    filename: b.filename,
+                    extra,
+                })
+            }
+        })
+    }
+
+    pub(crate) fn source(&mut self) -> RawResult<InputContentSource<'a>> {
+        let mut b = SourceParts::default();
+        let (kind, obj) = self.tagged(
+            "source",
+            "type",
+            "data, url, file",
+            |s| match s {
+                "data" => Some(SourceKind::Data),
+                "url" => Some(SourceKind::Url),
+                "file" => Some(SourceKind::File),
+                _ => None,
+            },
+            |k| match k {
+                SourceKind::Data => DataSource::FIELDS,
+                SourceKind::Url => UrlSource::FIELDS,
+                SourceKind::File => FileSource::FIELDS,
+            },
+            &mut b,
+            |p, kind, name, b| {
+                match (name, kind) {
+                    ("value", _) => set(&mut b.value, p.string("value")?),
+                    ("mimeType", SourceKind::Data) => set(&mut b.mime_type, p.string("mimeType")?),
+                    ("mimeType", _) => b.mime_type = p.opt_string("mimeType")?,
+                    ("provider", _) => b.provider = p.opt_string("provider")?,
+                    _ => {}
+                }
+                Ok(())
+            },
+        )?;
+        let start = obj.start;
+        let extra = self.finish(obj);
+        let value = b.value.ok_or_else(|| Self::missing(start, "value"))?;
+        Ok(match kind {
+            SourceKind::Data => InputContentSource::Data(DataSource {
+                value,
+                mime_type: b
+                    .mime_type
+                    .ok_or_else(|| Self::missing(start, "mimeType"))?,
+                extra,
+            }),
+            SourceKind::Url => InputContentSource::Url(UrlSource {
+                value,
+                mime_type: b.mime_type,
+                extra,
+            }),
+            SourceKind::File => InputContentSource::File(FileSource {
+                value,
+                provider: b.provider,
+                mime_type: b.mime_type,
+                extra,
+            }),
+        })
+    }
+
+    pub(crate) fn tool_call(&mut self) -> RawResult<ToolCall<'a>> {
+        self.expect_kind(b'{', "toolCalls", "an object")?;
+        let mut obj = self.open()?;
+        let mut call = ToolCall::default();
+        let (mut id, mut function) = (None, None);
+        while let Some(key) = self.next_key(&mut obj)? {
+            match self.known(&mut obj, ToolCall::FIELDS, &key)? {
+                Some(0) => set(&mut id, self.string("id")?),
+                Some(1) => {
+                    let at = self.cur.pos;
+                    let t = self.string("type")?;
+                    if !t.eq_text("function") {
+                        let mut found = t.unescaped().into_owned();
+                        found.truncate(64);
+                        return Err(RawError::new(
+                            ErrorKind::UnknownVariant {
+                                field: "type",
+                                found,
+                                expected: "function",
+                            },
+                            at,
+                        ));
+                    }
+                    call.r#type = Some(t);
+                }
+                Some(2) => set(&mut function, self.function_call()?),
+                Some(3) => call.encrypted_value = self.opt_string("encryptedValue")?,
+                Some(4) => call.metadata = self.metadata(false)?,
+                _ => self.unknown(&mut obj, key)?,
+            }
+        }
+        call.id = id.ok_or_else(|| Self::missing(obj.start, "id"))?;
+        call.function = function.ok_or_else(|| Self::missing(obj.start, "function"))?;
+        call.extra = self.finish(obj);
+        Ok(call)
+    }
+
+    fn function_call(&mut self) -> RawResult<FunctionCall<'a>> {
+        self.expect_kind(b'{', "function", "an object")?;
+        let mut obj = self.open()?;
+        let (mut name, mut arguments) = (None, None);
+        while let Some(key) = self.next_key(&mut obj)? {
+            match self.known(&mut obj, FunctionCall::FIELDS, &key)? {
+                Some(0) => set(&mut name, self.string("name")?),
+                Some(1) => set(&mut arguments, self.string("arguments")?),
+                _ => self.unknown(&mut obj, key)?,
+            }
+        }
+        Ok(FunctionCall {
+            name: name.ok_or_else(|| Self::missing(obj.start, "name"))?,
+            arguments: arguments.ok_or_else(|| Self::missing(obj.start, "arguments"))?,
+            extra: self.finish(obj),
+        })
+    }
+
+    pub(crate) fn tool(&mut self) -> RawResult<Tool<'a>> {
+        self.expect_kind(b'{', "tools", "an object")?;
+        let mut obj = self.open()?;
+        let mut tool = Tool::default();
+        let mut name = None;
+        while let Some(key) = self.next_key(&mut obj)? {
+            match self.known(&mut obj, Tool::FIELDS, &key)? {
+                Some(0) => set(&mut name, self.string("name")?),
+                Some(1) => tool.description = self.opt_string("description")?,
+                Some(2) => tool.parameters = self.opt_any("parameters")?,
+                Some(3) => tool.metadata = self.metadata(false)?,
+                _ => self.unknown(&mut obj, key)?,
+            }
+        }
+        tool.name = name.ok_or_else(|| Self::missing(obj.start, "name"))?;
+        tool.extra = self.finish(obj);
+        Ok(tool)
+    }
+
+    fn context(&mut self) -> RawResult<Context<'a>> {
+        self.expect_kind(b'{', "context", "an object")?;
+        let mut obj = self.open()?;
+        let (mut description, mut value) = (None, None);
+        while let Some(key) = self.next_key(&mut obj)? {
+            match self.known(&mut obj, Context::FIELDS, &key)? {
+                Some(0) => set(&mut description, self.string("description")?),
+                Some(1) => set(&mut value, self.string("value")?),
+                _ => self.unknown(&mut obj, key)?,
+            }
+        }
+        Ok(Context {
+            description: description.ok_or_else(|| Self::missing(obj.start, "description"))?,
+            value: value.ok_or_else(|| Self::missing(obj.start, "value"))?,
+            extra: self.finish(obj),
+        })
+    }
+
+    fn resume_entry(&mut self) -> RawResult<ResumeEntry<'a>> {
+        self.expect_kind(b'{', "resume", "an object")?;
+        let mut obj = self.open()?;
+        let mut entry = ResumeEntry::default();
+        let (mut interrupt_id, mut status) = (None, None);
+        while let Some(key) = self.next_key(&mut obj)? {
+            match self.known(&mut obj, ResumeEntry::FIELDS, &key)? {
+                Some(0) => set(&mut interrupt_id, self.string("interruptId")?),
+                Some(1) => {
+                    let at = self.cur.pos;
+                    let s = self.string("status")?;
+                    let st = ResumeStatus::from_name(&s.unescaped()).ok_or_else(|| {
+                        let mut found = s.unescaped().into_owned();
+                        found.truncate(64);
+                        RawError::new(
+                            ErrorKind::UnknownVariant {
+                                field: "status",
+                                found,
+                                expected: "resolved, cancelled",
+                            },
+                            at,
+                        )
+                    })?;
+                    set(&mut status, st);
+                }
+                Some(2) => entry.payload = self.opt_any("payload")?,
+                Some(3) => entry.metadata = self.metadata(false)?,
+                _ => self.unknown(&mut obj, key)?,
+            }
+        }
+        entry.interrupt_id = interrupt_id.ok_or_else(|| Self::missing(obj.start, "interruptId"))?;
+        entry.status = status.ok_or_else(|| Self::missing(obj.start, "status"))?;
+        entry.extra = self.finish(obj);
+        Ok(entry)
+    }
+}

@@ -1,0 +1,624 @@
+//! The parser: bytes in, borrowed model out, the input never written to.
+//!
+//! A recursive-descent walk over the protocol's schema, whose depth is fixed by the schema
+//! (document → messages → message → content → part → source), plus the scanner's iterative
+//! validator for every JSON-valued field, whose depth is bounded by [`ParseOptions::max_depth`].
+//! Lists and unknown fields go into the caller's [`Bump`] arena, so once the arena has grown to
+//! fit, parsing allocates nothing on the global heap.
+//!
+//! Discriminators (`role`, `type`) may come anywhere in their object: fields before the
+//! discriminator are skipped (validated), remembered by offset, and read again once the
+//! discriminator is known. Senders put it first or second, so in practice this rescans a few
+//! bytes.
+
+mod capabilities;
+mod input;
+
+use bumpalo::Bump;
+use smallvec::SmallVec;
+
+use crate::error::{Error, ErrorKind, RawError, RawResult};
+use crate::model::{EXTRA_BASE, Extra, Field, JsonKind, List, RawJson, Str};
+use crate::scanner::{Cursor, StrToken};
+
+/// Limits and leniency switches for parsing.
+///
+/// The defaults are strict where the protocol is (no `null` for optional fields, as the
+/// TypeScript SDK) and generous in size. Lower the limits in front of untrusted clients: every
+/// limit is checked as the parser goes, so a hostile payload is rejected at the point where it
+/// crosses the limit, without having been buffered or built.
+///
+/// ```
+/// use agui_wire::{ParseOptions, RunAgentInput, Bump};
+/// let opts = ParseOptions { max_messages: 2, ..ParseOptions::default() };
+/// let arena = Bump::new();
+/// let body = br#"{"threadId":"t","runId":"r","messages":[
+///   {"id":"1","role":"user","content":"a"},{"id":"2","role":"user","content":"b"},
+///   {"id":"3","role":"user","content":"c"}]}"#;
+/// let err = RunAgentInput::parse_with(body, &arena, &opts).unwrap_err();
+/// assert_eq!(err.to_string(), "more than 2 entries in `messages` at messages[2] (byte 124)");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Largest input accepted, in bytes (checked before anything is read).
+    pub max_input_bytes: usize,
+    /// Deepest nesting of objects and arrays, counting the document's own levels.
+    pub max_depth: usize,
+    /// Most messages in `messages`.
+    pub max_messages: usize,
+    /// Most entries in any other list (tools, context, content parts, tool calls, ...).
+    pub max_list_items: usize,
+    /// Read `null` in an optional field (`"metadata": null`, `"parentRunId": null`, ...) as if
+    /// the field were absent, as the Python SDK does. Off by default: the protocol says an
+    /// optional field is absent or has a value, never `null`, and the TypeScript SDK rejects it.
+    pub null_as_absent: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            max_input_bytes: isize::MAX as usize,
+            max_depth: 512,
+            max_messages: 1 << 24,
+            max_list_items: 1 << 24,
+            null_as_absent: false,
+        }
+    }
+}
+
+impl ParseOptions {
+    /// The defaults with [`ParseOptions::null_as_absent`] on, for proxies in front of clients
+    /// built on the Python SDK.
+    ///
+    /// ```
+    /// use agui_wire::{ParseOptions, RunAgentInput, Bump};
+    /// let arena = Bump::new();
+    /// let body = br#"{"threadId":"t","runId":"r","messages":[
+    ///   {"id":"1","role":"user","content":"hi","metadata":null}]}"#;
+    /// assert!(RunAgentInput::parse(body, &arena).is_err());
+    /// let input = RunAgentInput::parse_with(body, &arena, &ParseOptions::lenient()).unwrap();
+    /// assert!(input.messages[0].metadata().is_none());
+    /// ```
+    pub fn lenient() -> ParseOptions {
+        ParseOptions {
+            null_as_absent: true,
+            ..ParseOptions::default()
+        }
+    }
+}
+
+/// Validates that `input` is one well-formed JSON value (RFC 8259: grammar, UTF-8, escapes,
+/// numbers), within `options.max_depth`, and returns its kind. Nothing is built.
+///
+/// ```
+/// use agui_wire::{validate_json, JsonKind, ParseOptions};
+/// assert_eq!(validate_json(b" {\"a\":[1,2.5e3,null]} ", &ParseOptions::default()).unwrap(), JsonKind::Object);
+/// let err = validate_json(b"{\"a\":[1,}", &ParseOptions::default()).unwrap_err();
+/// assert_eq!((err.offset(), err.path()), (8, "a"));
+/// ```
+pub fn validate_json(input: &[u8], options: &ParseOptions) -> Result<JsonKind, Error> {
+    if input.len() > options.max_input_bytes {
+        return Err(Error::new(
+            ErrorKind::InputTooLarge {
+                len: input.len(),
+                limit: options.max_input_bytes,
+            },
+            0,
+            "",
+        ));
+    }
+    crate::scanner::validate_document(input, options.max_depth).map_err(|e| e.locate(input))
+}
+
+/// The byte offset of `part` inside `input`, when `part` is a slice of it (as every borrowed
+/// string and raw value of a parsed document is).
+///
+/// ```
+/// use agui_wire::{offset_in, RunAgentInput, Bump};
+/// let arena = Bump::new();
+/// let body = br#"{"threadId":"t-1","runId":"r","messages":[]}"#;
+/// let input = RunAgentInput::parse(body, &arena).unwrap();
+/// assert_eq!(offset_in(body, input.thread_id.raw().as_bytes()), Some(13));
+/// ```
+pub fn offset_in(input: &[u8], part: &[u8]) -> Option<usize> {
+    let start = input.as_ptr() as usize;
+    let p = part.as_ptr() as usize;
+    (p >= start && p + part.len() <= start + input.len()).then(|| p - start)
+}
+
+/// The parser's state over one document.
+pub(crate) struct Parser<'a, 'o> {
+    pub(crate) cur: Cursor<'a>,
+    pub(crate) arena: &'a Bump,
+    pub(crate) opts: &'o ParseOptions,
+    /// Open containers around the current position.
+    pub(crate) depth: usize,
+}
+
+/// Book-keeping for one object being read.
+pub(crate) struct Obj<'a> {
+    /// Offset of the `{`.
+    pub(crate) start: usize,
+    seen: u64,
+    order: SmallVec<[u16; 16]>,
+    canonical: bool,
+    last_known: Option<u16>,
+    extras: Option<bumpalo::collections::Vec<'a, Field<'a>>>,
+    first: bool,
+}
+
+/// A value kind from its first byte, for type errors.
+fn kind_name(b: Option<u8>) -> &'static str {
+    match b {
+        Some(b'"') => "a string",
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        Some(b'-' | b'0'..=b'9') => "a number",
+        _ => "an invalid value",
+    }
+}
+
+impl<'a, 'o> Parser<'a, 'o> {
+    pub(crate) fn new(input: &'a [u8], arena: &'a Bump, opts: &'o ParseOptions) -> Self {
+        Parser {
+            cur: Cursor::new(input),
+            arena,
+            opts,
+            depth: 0,
+        }
+    }
+
+    /// Runs `f` on a whole document: size limit, BOM, the top-level object, trailing bytes.
+    pub(crate) fn document<T>(
+        input: &'a [u8],
+        arena: &'a Bump,
+        opts: &'o ParseOptions,
+        what: &'static str,
+        f: impl FnOnce(&mut Self) -> RawResult<T>,
+    ) -> Result<T, Error> {
+        if input.len() > opts.max_input_bytes {
+            return Err(Error::new(
+                ErrorKind::InputTooLarge {
+                    len: input.len(),
+                    limit: opts.max_input_bytes,
+                },
+                0,
+                "",
+            ));
+        }
+        let mut p = Parser::new(input, arena, opts);
+        let run = |p: &mut Self| -> RawResult<T> {
+            if input.starts_with(&[0xEF, 0xBB, 0xBF]) {
+                return Err(p.cur.err(ErrorKind::ByteOrderMark));
+            }
+            p.cur.skip_ws();
+            p.expect_kind(b'{', what, "an object")?;
+            let v = f(p)?;
+            p.cur.skip_ws();
+            if p.cur.pos != input.len() {
+                return Err(p.cur.err(ErrorKind::TrailingCharacters));
+            }
+            Ok(v)
+        };
+        run(&mut p).map_err(|e| e.locate(input))
+    }
+
+    #[cold]
+    pub(crate) fn wrong_type(&self, field: &'static str, expected: &'static str) -> RawError {
+        match self.cur.peek() {
+            None => self.cur.err(ErrorKind::UnexpectedEof),
+            Some(b) if kind_name(Some(b)) == "an invalid value" => {
+                self.cur.unexpected("a JSON value")
+            }
+            b => self.cur.err(ErrorKind::WrongType {
+                field,
+                expected,
+                found: kind_name(b),
+            }),
+        }
+    }
+
+    /// Checks that the next value starts with `open` (after whitespace).
+    pub(crate) fn expect_kind(
+        &mut self,
+        open: u8,
+        field: &'static str,
+        expected: &'static str,
+    ) -> RawResult<()> {
+        self.cur.skip_ws();
+        if self.cur.peek() == Some(open) {
+            Ok(())
+        } else {
+            Err(self.wrong_type(field, expected))
+        }
+    }
+
+    fn enter(&mut self) -> RawResult<()> {
+        self.depth += 1;
+        if self.depth > self.opts.max_depth {
+            return Err(self
+                .cur
+                .err(ErrorKind::DepthLimitExceeded(self.opts.max_depth)));
+        }
+        Ok(())
+    }
+
+    /// Opens an object (the current byte must be `{`).
+    pub(crate) fn open(&mut self) -> RawResult<Obj<'a>> {
+        let start = self.cur.pos;
+        self.enter()?;
+        self.cur.pos += 1;
+        Ok(Obj {
+            start,
+            seen: 0,
+            order: SmallVec::new(),
+            canonical: true,
+            last_known: None,
+            extras: None,
+            first: true,
+        })
+    }
+
+    /// Moves to the next key of `obj`: returns it with the cursor at its value, or `None`
+    /// after the closing brace.
+    pub(crate) fn next_key(&mut self, obj: &mut Obj<'a>) -> RawResult<Option<StrToken<'a>>> {
+        self.cur.skip_ws();
+        match self.cur.peek() {
+            Some(b'}') => {
+                self.cur.pos += 1;
+                self.depth -= 1;
+                return Ok(None);
+            }
+            Some(b',') if !obj.first => {
+                self.cur.pos += 1;
+                self.cur.skip_ws();
+            }
+            _ if obj.first => {}
+            _ => return Err(self.cur.unexpected("',' or '}'")),
+        }
+        obj.first = false;
+        if self.cur.peek() != Some(b'"') {
+            return Err(self.cur.unexpected("a string key"));
+        }
+        let key = self.cur.string()?;
+        self.cur.expect(b':', "':'")?;
+        self.cur.skip_ws();
+        Ok(Some(key))
+    }
+
+    /// Whether `key` spells `name` (escapes in keys are legal, if rare).
+    pub(crate) fn key_is(key: &StrToken<'_>, name: &str) -> bool {
+        if key.escaped {
+            Str::from_validated(key.raw, true).eq_text(name)
+        } else {
+            key.raw == name
+        }
+    }
+
+    /// Looks `key` up in `fields`; for a known field, checks it is not a duplicate and
+    /// records its place in the wire order.
+    pub(crate) fn known(
+        &self,
+        obj: &mut Obj<'a>,
+        fields: &'static [&'static str],
+        key: &StrToken<'a>,
+    ) -> RawResult<Option<usize>> {
+        let id = if key.escaped {
+            fields.iter().position(|f| Self::key_is(key, f))
+        } else {
+            fields.iter().position(|f| *f == key.raw)
+        };
+        if let Some(id) = id {
+            let bit = 1u64 << (id as u32 & 63);
+            if obj.seen & bit != 0 {
+                return Err(RawError::new(
+                    ErrorKind::DuplicateField(fields[id]),
+                    key.start,
+                ));
+            }
+            obj.seen |= bit;
+            let id16 = id as u16;
+            if obj.extras.is_some() || obj.last_known.is_some_and(|l| l > id16) {
+                obj.canonical = false;
+            }
+            obj.last_known = Some(id16);
+            obj.order.push(id16);
+        }
+        Ok(id)
+    }
+
+    /// Keeps an unknown field: validates its value and records it.
+    pub(crate) fn unknown(&mut self, obj: &mut Obj<'a>, key: StrToken<'a>) -> RawResult<()> {
+        let value = self.raw()?;
+        let extras = obj
+            .extras
+            .get_or_insert_with(|| bumpalo::collections::Vec::new_in(self.arena));
+        if extras.len() >= self.opts.max_list_items
+            || extras.len() >= (u16::MAX - EXTRA_BASE) as usize
+        {
+            return Err(RawError::new(
+                ErrorKind::TooManyItems {
+                    what: "unknown fields",
+                    limit: self
+                        .opts
+                        .max_list_items
+                        .min((u16::MAX - EXTRA_BASE) as usize),
+                },
+                key.start,
+            ));
+        }
+        obj.order.push(EXTRA_BASE + extras.len() as u16);
+        extras.push(Field {
+            key: Str::from_validated(key.raw, key.escaped),
+            value,
+        });
+        Ok(())
+    }
+
+    /// The object's unknown fields and, if not canonical, its wire order.
+    pub(crate) fn finish(&self, obj: Obj<'a>) -> Extra<'a> {
+        let fields = match obj.extras {
+            Some(v) => List::borrowed(v.into_bump_slice()),
+            None => List::new(),
+        };
+        let order = if obj.canonical {
+            List::new()
+        } else {
+            List::borrowed(self.arena.alloc_slice_copy(&obj.order))
+        };
+        Extra { fields, order }
+    }
+
+    /// The cheap error for a missing required field of `obj`.
+    #[cold]
+    pub(crate) fn missing(obj_start: usize, field: &'static str) -> RawError {
+        RawError::new(ErrorKind::MissingField(field), obj_start)
+    }
+
+    /// Reads any JSON value as raw text.
+    pub(crate) fn raw(&mut self) -> RawResult<RawJson<'a>> {
+        self.cur.skip_ws();
+        let start = self.cur.pos;
+        let ws = self.cur.ws;
+        let kind = self.cur.skip_value(self.depth, self.opts.max_depth)?;
+        let text = self.cur.text(start, self.cur.pos);
+        Ok(RawJson::from_validated(text, kind, self.cur.ws == ws))
+    }
+
+    /// `null` where an optional field may be absent but not null: `Ok(true)` when it should be
+    /// read as absent (lenient), an error when strict, `Ok(false)` when the value is not null.
+    pub(crate) fn null_as_absent(&mut self, field: &'static str) -> RawResult<bool> {
+        if self.cur.peek() != Some(b'n') {
+            return Ok(false);
+        }
+        if self.opts.null_as_absent {
+            self.cur.literal()?;
+            Ok(true)
+        } else {
+            self.cur.literal()?;
+            Err(RawError::new(
+                ErrorKind::NullNotAllowed(field),
+                self.cur.pos - 4,
+            ))
+        }
+    }
+
+    /// A required string.
+    pub(crate) fn string(&mut self, field: &'static str) -> RawResult<Str<'a>> {
+        if self.cur.peek() != Some(b'"') {
+            return Err(self.wrong_type(field, "a string"));
+        }
+        let t = self.cur.string()?;
+        Ok(Str::from_validated(t.raw, t.escaped))
+    }
+
+    /// An optional string (present, so not absent; `null` per the options).
+    pub(crate) fn opt_string(&mut self, field: &'static str) -> RawResult<Option<Str<'a>>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        self.string(field).map(Some)
+    }
+
+    /// An optional boolean.
+    pub(crate) fn opt_bool(&mut self, field: &'static str) -> RawResult<Option<bool>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        match self.cur.peek() {
+            Some(b't') => self.cur.literal().map(|_| Some(true)),
+            Some(b'f') => self.cur.literal().map(|_| Some(false)),
+            _ => Err(self.wrong_type(field, "a boolean")),
+        }
+    }
+
+    /// An optional non-negative integer.
+    pub(crate) fn opt_u64(&mut self, field: &'static str) -> RawResult<Option<u64>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        if !matches!(self.cur.peek(), Some(b'-' | b'0'..=b'9')) {
+            return Err(self.wrong_type(field, "a non-negative integer"));
+        }
+        let start = self.cur.pos;
+        self.cur.number()?;
+        let text = self.cur.text(start, self.cur.pos);
+        text.parse::<u64>().map(Some).map_err(|_| {
+            RawError::new(
+                ErrorKind::InvalidValue {
+                    field,
+                    reason: "must be a non-negative integer that fits in 64 bits",
+                },
+                start,
+            )
+        })
+    }
+
+    /// An optional "any" JSON field (`null` per the options).
+    pub(crate) fn opt_any(&mut self, field: &'static str) -> RawResult<Option<RawJson<'a>>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        self.raw().map(Some)
+    }
+
+    /// `metadata`: absent or an object, never `null` (unless lenient). With `any_kind`, any
+    /// non-null JSON is accepted (content-part metadata).
+    pub(crate) fn metadata(&mut self, any_kind: bool) -> RawResult<Option<RawJson<'a>>> {
+        if self.null_as_absent("metadata")? {
+            return Ok(None);
+        }
+        if !any_kind && self.cur.peek() != Some(b'{') {
+            return Err(self.wrong_type("metadata", "an object"));
+        }
+        self.raw().map(Some)
+    }
+
+    /// A required object kept raw (activity `content`).
+    pub(crate) fn raw_object(&mut self, field: &'static str) -> RawResult<RawJson<'a>> {
+        if self.cur.peek() != Some(b'{') {
+            return Err(self.wrong_type(field, "an object"));
+        }
+        self.raw()
+    }
+
+    /// A JSON array whose items `item` reads, into the arena.
+    pub(crate) fn list<T>(
+        &mut self,
+        field: &'static str,
+        limit: usize,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<List<'a, T>> {
+        if self.cur.peek() != Some(b'[') {
+            return Err(self.wrong_type(field, "an array"));
+        }
+        self.enter()?;
+        self.cur.pos += 1;
+        let mut items = bumpalo::collections::Vec::new_in(self.arena);
+        self.cur.skip_ws();
+        if self.cur.peek() == Some(b']') {
+            self.cur.pos += 1;
+            self.depth -= 1;
+            return Ok(List::new());
+        }
+        loop {
+            self.cur.skip_ws();
+            if items.len() >= limit {
+                return Err(self.cur.err(ErrorKind::TooManyItems { what: field, limit }));
+            }
+            items.push(item(self)?);
+            self.cur.skip_ws();
+            match self.cur.peek() {
+                Some(b',') => self.cur.pos += 1,
+                Some(b']') => {
+                    self.cur.pos += 1;
+                    break;
+                }
+                _ => return Err(self.cur.unexpected("',' or ']'")),
+            }
+        }
+        self.depth -= 1;
+        Ok(List::borrowed(items.into_bump_slice()))
+    }
+
+    /// An optional list (present: `null` per the options).
+    pub(crate) fn opt_list<T>(
+        &mut self,
+        field: &'static str,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<Option<List<'a, T>>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        let limit = self.opts.max_list_items;
+        self.list(field, limit, item).map(Some)
+    }
+
+    /// Reads an object discriminated by `tag` (`role`, `type`), wherever the tag sits.
+    ///
+    /// `resolve` maps the tag's value to a kind; `fields` gives the kind's known keys (the tag
+    /// among them); `on_field` reads one known field (the cursor at its value). Fields seen
+    /// before the tag are validated, remembered and read once the kind is known.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn tagged<K: Copy, B>(
+        &mut self,
+        what: &'static str,
+        tag: &'static str,
+        expected: &'static str,
+        resolve: impl Fn(&str) -> Option<K>,
+        fields: impl Fn(K) -> &'static [&'static str],
+        builder: &mut B,
+        mut on_field: impl FnMut(&mut Self, K, &'static str, &mut B) -> RawResult<()>,
+    ) -> RawResult<(K, Obj<'a>)> {
+        if self.cur.peek() != Some(b'{') {
+            return Err(self.wrong_type(what, "an object"));
+        }
+        let mut obj = self.open()?;
+        let mut pending: SmallVec<[(StrToken<'a>, usize); 4]> = SmallVec::new();
+        let mut kind: Option<K> = None;
+        while let Some(key) = self.next_key(&mut obj)? {
+            match kind {
+                Some(k) => self.tagged_field(&mut obj, k, &fields, key, builder, &mut on_field)?,
+                None if Self::key_is(&key, tag) => {
+                    let at = self.cur.pos;
+                    let value = self.string(tag)?;
+                    let k = resolve(&value.unescaped()).ok_or_else(|| {
+                        let mut found = value.unescaped().into_owned();
+                        found.truncate(64);
+                        RawError::new(
+                            ErrorKind::UnknownVariant {
+                                field: tag,
+                                found,
+                                expected,
+                            },
+                            at,
+                        )
+                    })?;
+                    let resume = self.cur.pos;
+                    let depth = self.depth;
+                    for (pkey, pos) in pending.drain(..) {
+                        self.cur.pos = pos;
+                        self.tagged_field(&mut obj, k, &fields, pkey, builder, &mut on_field)?;
+                    }
+                    self.cur.pos = resume;
+                    self.depth = depth;
+                    self.known(&mut obj, fields(k), &key)?;
+                    kind = Some(k);
+                }
+                None => {
+                    pending.push((key, self.cur.pos));
+                    self.cur.skip_value(self.depth, self.opts.max_depth)?;
+                }
+            }
+        }
+        match kind {
+            Some(k) => Ok((k, obj)),
+            None => Err(Self::missing(obj.start, tag)),
+        }
+    }
+
+    fn tagged_field<K: Copy, B>(
+        &mut self,
+        obj: &mut Obj<'a>,
+        k: K,
+        fields: &impl Fn(K) -> &'static [&'static str],
+        key: StrToken<'a>,
+        builder: &mut B,
+        on_field: &mut impl FnMut(&mut Self, K, &'static str, &mut B) -> RawResult<()>,
+    ) -> RawResult<()> {
+        let names = fields(k);
+        match self.known(obj, names, &key)? {
+            Some(id) => on_field(self, k, names[id], builder),
+            None => self.unknown(obj, key),
+        }
+    }
+}
+
+/// Sets a field slot (each known field is marked seen by [`Parser::known`], so a second
+/// occurrence never gets here).
+#[inline]
+pub(crate) fn set<T>(slot: &mut Option<T>, v: T) {
+    *slot = Some(v);
+}

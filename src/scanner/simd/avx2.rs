@@ -1,0 +1,61 @@
+//! x86_64 AVX2 kernel: 32 bytes per compare, two vectors (64 bytes) per loop turn.
+
+use std::arch::x86_64::*;
+
+/// See [`super::find_string_special`].
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
+    let len = bytes.len();
+    let mut i = from.min(len);
+    let ptr = bytes.as_ptr();
+    let quote = _mm256_set1_epi8(b'"' as i8);
+    let backslash = _mm256_set1_epi8(b'\\' as i8);
+    let ctrl_max = _mm256_set1_epi8(0x1f);
+    let mut high = _mm256_setzero_si256();
+    let special = |v: __m256i| -> __m256i {
+        let q = _mm256_cmpeq_epi8(v, quote);
+        let b = _mm256_cmpeq_epi8(v, backslash);
+        // v <= 0x1f (unsigned) exactly when min(v, 0x1f) == v.
+        let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v);
+        _mm256_or_si256(_mm256_or_si256(q, b), c)
+    };
+    while i + 64 <= len {
+        // SAFETY: `i + 64 <= len`, so both 32-byte loads lie inside `bytes`; unaligned loads
+        // are allowed.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(ptr.add(i) as *const __m256i),
+                _mm256_loadu_si256(ptr.add(i + 32) as *const __m256i),
+            )
+        };
+        high = _mm256_or_si256(high, _mm256_or_si256(a, b));
+        let m = (_mm256_movemask_epi8(special(a)) as u32 as u64)
+            | ((_mm256_movemask_epi8(special(b)) as u32 as u64) << 32);
+        if m != 0 {
+            return (
+                i + m.trailing_zeros() as usize,
+                _mm256_movemask_epi8(high) != 0,
+            );
+        }
+        i += 64;
+    }
+    while i + 32 <= len {
+        // SAFETY: `i + 32 <= len`, so the load lies inside `bytes`.
+        let a = unsafe { _mm256_loadu_si256(ptr.add(i) as *const __m256i) };
+        high = _mm256_or_si256(high, a);
+        let m = _mm256_movemask_epi8(special(a)) as u32;
+        if m != 0 {
+            return (
+                i + m.trailing_zeros() as usize,
+                _mm256_movemask_epi8(high) != 0,
+            );
+        }
+        i += 32;
+    }
+    let seen = _mm256_movemask_epi8(high) != 0;
+    let (end, tail) = super::scalar::find_string_special(bytes, i);
+    (end, seen | tail)
+}

@@ -1,0 +1,178 @@
+//! The string-scanning kernel, one file per instruction set.
+//!
+//! Every kernel answers the same question: starting at `from`, where is the first byte that
+//! ends the plain run of a JSON string — a quote, a backslash, or a raw control character below
+//! U+0020 — and did the run contain any non-ASCII byte (so that UTF-8 must be checked)? A string
+//! of megabytes of base64 is crossed by one call at memory speed.
+//!
+//! - [`scalar`]: the portable reference, eight bytes at a time in a `u64` (SWAR). Miri runs it.
+//! - `sse2`: 16-byte vectors; SSE2 is part of the x86_64 baseline, so it needs no detection.
+//! - `avx2`: 32-byte vectors, chosen at run time when the CPU has AVX2.
+//!
+//! The choice is made once and cached. Building with `--cfg agui_wire_force_scalar` (or
+//! under miri) uses the scalar kernel everywhere.
+
+pub(crate) mod scalar;
+
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+pub(crate) mod avx2;
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+pub(crate) mod sse2;
+
+/// Which kernel to run; the tests run every one available and compare them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(dead_code)]
+pub(crate) enum Kernel {
+    /// Portable SWAR.
+    Scalar,
+    /// x86_64 SSE2.
+    Sse2,
+    /// x86_64 AVX2.
+    Avx2,
+}
+
+impl Kernel {
+    /// The kernels this CPU can run, best last.
+    #[allow(dead_code)]
+    pub(crate) fn available() -> Vec<Kernel> {
+        #[allow(unused_mut)]
+        let mut v = vec![Kernel::Scalar];
+        #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+        {
+            v.push(Kernel::Sse2);
+            if std::is_x86_feature_detected!("avx2") {
+                v.push(Kernel::Avx2);
+            }
+        }
+        v
+    }
+
+    /// Runs this kernel.
+    ///
+    /// Callers must only pass a kernel from [`Kernel::available`]; any other falls back to
+    /// the scalar one.
+    #[allow(dead_code)]
+    pub(crate) fn find(self, bytes: &[u8], from: usize) -> (usize, bool) {
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+            Kernel::Sse2 => sse2::find_string_special(bytes, from),
+            #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+            Kernel::Avx2 if std::is_x86_feature_detected!("avx2") => {
+                // SAFETY: AVX2 support was just checked (the macro caches the CPUID result).
+                unsafe { avx2::find_string_special(bytes, from) }
+            }
+            _ => scalar::find_string_special(bytes, from),
+        }
+    }
+}
+
+/// Finds the first quote, backslash or control byte at or after `from` (or `bytes.len()`),
+/// and reports whether a byte >= 0x80 may occur in `bytes[from..index]` (a `true` may be a
+/// false positive from bytes just past `index`, never a false negative).
+#[inline]
+pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        // 0 = not yet detected, 1 = SSE2, 2 = AVX2.
+        static LEVEL: AtomicU8 = AtomicU8::new(0);
+        let mut level = LEVEL.load(Ordering::Relaxed);
+        if level == 0 {
+            level = if std::is_x86_feature_detected!("avx2") {
+                2
+            } else {
+                1
+            };
+            LEVEL.store(level, Ordering::Relaxed);
+        }
+        // Short runs (keys, ids) are not worth a vector setup.
+        if bytes.len().saturating_sub(from) < 16 {
+            return scalar::find_string_special(bytes, from);
+        }
+        if level == 2 {
+            // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`.
+            return unsafe { avx2::find_string_special(bytes, from) };
+        }
+        sse2::find_string_special(bytes, from)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar))))]
+    {
+        scalar::find_string_special(bytes, from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn reference(bytes: &[u8], from: usize) -> (usize, bool) {
+        let end = bytes[from..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .map_or(bytes.len(), |p| from + p);
+        (end, bytes[from..end].iter().any(|&b| b >= 0x80))
+    }
+
+    fn check(bytes: &[u8], from: usize) {
+        let (want, want_na) = reference(bytes, from);
+        for k in Kernel::available() {
+            let (got, na) = k.find(bytes, from);
+            assert_eq!(got, want, "{k:?} on {bytes:?} from {from}");
+            // A false positive for non-ASCII is allowed, a false negative is not.
+            assert!(
+                na || !want_na,
+                "{k:?} missed non-ASCII in {bytes:?} from {from}"
+            );
+        }
+        let (got, na) = find_string_special(bytes, from);
+        assert_eq!(got, want);
+        assert!(na || !want_na);
+    }
+
+    #[test]
+    fn every_position_every_special() {
+        for len in 0..80 {
+            for pos in 0..len {
+                for special in [b'"', b'\\', 0u8, 0x1f, 0x0a] {
+                    let mut v = vec![b'a'; len];
+                    v[pos] = special;
+                    for from in [0, pos.saturating_sub(1), pos] {
+                        check(&v, from);
+                    }
+                }
+                let mut v = vec![b'A'; len];
+                v[pos] = 0xC3;
+                check(&v, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn boundary_bytes() {
+        for b in 0u8..=255 {
+            let mut v = vec![b'x'; 70];
+            v[37] = b;
+            check(&v, 0);
+            check(&v, 5);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn kernels_agree(bytes in proptest::collection::vec(any::<u8>(), 0..300), from in 0usize..300) {
+            let from = from.min(bytes.len());
+            check(&bytes, from);
+        }
+
+        #[test]
+        fn kernels_agree_mostly_plain(
+            len in 0usize..400,
+            specials in proptest::collection::vec((0usize..400, prop_oneof![Just(b'"'), Just(b'\\'), Just(1u8), Just(0xE2u8)]), 0..3),
+        ) {
+            let mut v = vec![b'Q'; len];
+            for (p, b) in specials { if p < len { v[p] = b; } }
+            check(&v, 0);
+        }
+    }
+}

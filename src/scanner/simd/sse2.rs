@@ -1,0 +1,57 @@
+//! x86_64 SSE2 kernel: 16 bytes per compare, two vectors per loop turn.
+//!
+//! SSE2 is part of the x86_64 baseline, so these functions need no run-time detection.
+
+use std::arch::x86_64::*;
+
+/// See [`super::find_string_special`].
+pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
+    let len = bytes.len();
+    let mut i = from.min(len);
+    let ptr = bytes.as_ptr();
+    // SAFETY: SSE2 is always available on x86_64. Every load reads 16 bytes starting at
+    // `ptr + i` (or `i + 16`) only when `i + 32 <= len` (or `i + 16 <= len`), so it stays
+    // inside `bytes`; `_mm_loadu_si128` has no alignment requirement.
+    unsafe {
+        let quote = _mm_set1_epi8(b'"' as i8);
+        let backslash = _mm_set1_epi8(b'\\' as i8);
+        let ctrl_max = _mm_set1_epi8(0x1f);
+        let mut high = _mm_setzero_si128();
+        let special = |v: __m128i| -> __m128i {
+            let q = _mm_cmpeq_epi8(v, quote);
+            let b = _mm_cmpeq_epi8(v, backslash);
+            // v <= 0x1f (unsigned) exactly when min(v, 0x1f) == v.
+            let c = _mm_cmpeq_epi8(_mm_min_epu8(v, ctrl_max), v);
+            _mm_or_si128(_mm_or_si128(q, b), c)
+        };
+        while i + 32 <= len {
+            let a = _mm_loadu_si128(ptr.add(i) as *const __m128i);
+            let b = _mm_loadu_si128(ptr.add(i + 16) as *const __m128i);
+            high = _mm_or_si128(high, _mm_or_si128(a, b));
+            let m = _mm_movemask_epi8(special(a)) as u32
+                | ((_mm_movemask_epi8(special(b)) as u32) << 16);
+            if m != 0 {
+                return (
+                    i + m.trailing_zeros() as usize,
+                    _mm_movemask_epi8(high) != 0,
+                );
+            }
+            i += 32;
+        }
+        while i + 16 <= len {
+            let a = _mm_loadu_si128(ptr.add(i) as *const __m128i);
+            high = _mm_or_si128(high, a);
+            let m = _mm_movemask_epi8(special(a)) as u32;
+            if m != 0 {
+                return (
+                    i + m.trailing_zeros() as usize,
+                    _mm_movemask_epi8(high) != 0,
+                );
+            }
+            i += 16;
+        }
+        let seen = _mm_movemask_epi8(high) != 0;
+        let (end, tail) = super::scalar::find_string_special(bytes, i);
+        (end, seen | tail)
+    }
+}
