@@ -41,12 +41,18 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod edit;
 pub mod error;
 pub mod model;
 pub mod parser;
 mod scanner;
+mod schema;
+mod serde_impl;
+pub mod writer;
 
 pub use bumpalo::Bump;
+pub use edit::{EditError, PartPath};
 pub use error::{Error, ErrorKind, json_path_at};
 pub use model::*;
 pub use parser::{ParseOptions, offset_in, validate_json};
+pub use writer::{WriteJson, to_io_slices, to_vec, write_all_vectored, write_to};
