@@ -46,6 +46,19 @@
 //! let err = serde_json::from_str::<RunAgentInput>(r#"{"threadId":"t","messages":[]}"#).unwrap_err();
 //! assert!(err.to_string().contains("missing field `runId`"));
 //! ```
+//!
+//! The types are `Deserialize<'de>` for every lifetime they may borrow, not
+//! `DeserializeOwned`; from a reader (or a `serde_json::Value`), deserialize with `'de =
+//! 'static` to get a value that owns its data:
+//!
+//! ```
+//! use agui_wire::RunAgentInput;
+//! use serde::Deserialize;
+//! let body = r#"{"threadId":"t","runId":"r","messages":[]}"#;
+//! let mut de = serde_json::Deserializer::from_reader(body.as_bytes());
+//! let input: RunAgentInput<'static> = RunAgentInput::deserialize(&mut de).unwrap();
+//! assert_eq!(input.run_id, "r");
+//! ```
 
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
