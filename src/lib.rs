@@ -28,6 +28,9 @@
 //! | [`parser`] | bytes to model: [`RunAgentInput::parse`], [`ParseOptions`], [`validate_json`] |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
+//! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
+//! | [`writer`] | model to compact JSON: [`to_vec`], [`write_to`], [`to_io_slices`] (vectored, zero-copy spans), [`WriteJson`] |
+//! | [`edit`] | proxy edits on [`RunAgentInput`]: state, tools, context, messages, parts, media offload |
 //!
 //! ## Guarantees
 //! - The input is never written to, and never copied: strings are slices of it (escaped
@@ -48,6 +51,7 @@ pub mod parser;
 mod scanner;
 mod schema;
 mod serde_impl;
+pub mod sse;
 pub mod writer;
 
 pub use bumpalo::Bump;
