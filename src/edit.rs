@@ -143,11 +143,11 @@ fn strip_encrypted(m: &mut Message<'_>) -> usize {
         Message::Activity(_) => 0,
         Message::Assistant(m) => {
             let mut n = take(&mut m.encrypted_value);
-            if let Some(calls) = &mut m.tool_calls {
-                if calls.iter().any(|c| c.encrypted_value.is_some()) {
-                    for c in calls.to_mut() {
-                        n += take(&mut c.encrypted_value);
-                    }
+            if let Some(calls) = &mut m.tool_calls
+                && calls.iter().any(|c| c.encrypted_value.is_some())
+            {
+                for c in calls.to_mut() {
+                    n += take(&mut c.encrypted_value);
                 }
             }
             n

@@ -268,7 +268,8 @@ impl Vectored<'_, '_> {
 /// let slices = agui_wire::to_io_slices(&input, &mut scratch);
 /// assert_eq!(slices.len(), 3); // glue, the payload, glue
 /// assert!(offset_in(body.as_bytes(), &slices[1]).is_some());
-/// assert_eq!(slices.concat(), body.as_bytes());
+/// let joined: Vec<u8> = slices.iter().flat_map(|s| s.iter().copied()).collect();
+/// assert_eq!(joined, body.as_bytes());
 /// # Ok::<(), agui_wire::Error>(())
 /// ```
 pub fn to_io_slices<'x, T: WriteJson + ?Sized>(
@@ -377,10 +378,11 @@ struct IoSink<W: Write> {
 
 impl<W: Write> IoSink<W> {
     fn flush_buf(&mut self) {
-        if self.error.is_none() && !self.buf.is_empty() {
-            if let Err(e) = self.w.write_all(&self.buf) {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && !self.buf.is_empty()
+            && let Err(e) = self.w.write_all(&self.buf)
+        {
+            self.error = Some(e);
         }
         self.buf.clear();
     }
@@ -496,7 +498,7 @@ mod tests {
     impl Write for Trickle {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             self.calls += 1;
-            if self.calls % 3 == 0 {
+            if self.calls.is_multiple_of(3) {
                 return Err(io::Error::new(io::ErrorKind::Interrupted, "again"));
             }
             let n = buf.len().min(3);

@@ -73,13 +73,13 @@ pub(crate) fn for_each_slot<E>(
             }
         } else {
             let i = (id - EXTRA_BASE) as usize;
-            if i < n_extra {
-                if let Some(word) = done_extra.get_mut(i / 64) {
-                    let bit = 1u64 << (i % 64);
-                    if *word & bit == 0 {
-                        *word |= bit;
-                        f(Slot::Extra(i))?;
-                    }
+            if i < n_extra
+                && let Some(word) = done_extra.get_mut(i / 64)
+            {
+                let bit = 1u64 << (i % 64);
+                if *word & bit == 0 {
+                    *word |= bit;
+                    f(Slot::Extra(i))?;
                 }
             }
         }

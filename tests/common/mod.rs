@@ -453,14 +453,14 @@ pub fn sprinkle(text: &str, rng: &mut Rng) -> String {
             continue;
         }
         if matches!(c, '}' | ']' | ',' | ':') && rng.chance(30) {
-            let w: &str = *rng.pick(&ws[..]);
+            let w: &&str = rng.pick(&ws[..]);
             out.push_str(w);
         }
         out.push(c);
         if c == '"' {
             in_str = true;
         } else if matches!(c, '{' | '[' | ',' | ':') && rng.chance(30) {
-            let w: &str = *rng.pick(&ws[..]);
+            let w: &&str = rng.pick(&ws[..]);
             out.push_str(w);
         }
     }
