@@ -121,7 +121,8 @@ CONF = HERE
 ACCEPT, EVENTS, REJECT = CONF / "accept", CONF / "events", CONF / "reject"
 SAMPLES = REPO / "samples"
 INVALID = SAMPLES / "invalid"
-SAMPLE_FILES = ["conversation.json", "conversation.compact.json", "capabilities.json", "run.sse"]
+SAMPLE_FILES = ["conversation.json", "conversation.compact.json", "capabilities.json", "run.sse",
+                "legacy-binary-part.json", "legacy-binary-part.expected.json"]
 
 EVENT_ADAPTER = TypeAdapter(Event)
 TS0 = 1735689600000  # 2025-01-01T00:00:00Z in ms: a fixed base for every timestamp
@@ -1185,6 +1186,14 @@ def reject_cases():
 
     cmut("max-iterations-negative", "maxIterations is a non-negative integer", ["execution", "maxIterations"], -1)
     cmut("max-execution-time-float", "maxExecutionTime is an integer", ["execution", "maxExecutionTime"], 1.5)
+    cmut("max-iterations-float-integral", "maxIterations written 10.0 (an integral float): Python coerces it to 10; "
+         "JSON.parse reads the number 10, so zod's int check passes too", ["execution", "maxIterations"], 10.0)
+    raw("capabilities-max-iterations-exponent", "maxIterations written 1E2: an integer in exponent form (both SDKs read 100)",
+        "AgentCapabilities", "execution.maxIterations", '{"execution":{"maxIterations":1E2}}')
+    raw("capabilities-max-execution-time-negative-zero", "maxExecutionTime written -0: the integer 0 (both SDKs read 0)",
+        "AgentCapabilities", "execution.maxExecutionTime", '{"execution":{"maxExecutionTime":-0}}')
+    cmut("max-iterations-too-big", "maxIterations 2^53 is past the safe integer range both SDKs check",
+         ["execution", "maxIterations"], 2 ** 53)
     cmut("streaming-string", "booleans: Python coerces \"yes\", TS rejects", ["transport", "streaming"], "yes")
     cmut("streaming-null", "optional booleans may not be null in TS", ["transport", "streaming"], None)
     cmut("custom-array", "custom must be an object", ["custom"], [1])
@@ -1417,8 +1426,10 @@ def samples(write_doc):
     bad = sdk_plain(conv)
     bad["messages"][10]["content"][1] = {"type": "binary", "mimeType": "image/png", "data": bad["messages"][10]["content"][1]["source"]["value"],
                                          "filename": "ticket.png"}
-    write_doc(INVALID / "legacy-binary-part.json", json.dumps(bad, ensure_ascii=False, indent=2) + "\n",
-              "The conversation with the PNG sent as a pre-1.0 binary part (rejected by both 1.0 SDKs; gateways may choose to read it).")
+    # In samples/, not samples/invalid/: agui-wire reads legacy parts. Its expected file still
+    # records the SDKs' verdicts (reject format).
+    write_doc(SAMPLES / "legacy-binary-part.json", json.dumps(bad, ensure_ascii=False, indent=2) + "\n",
+              "The conversation with the PNG sent as a pre-1.0 binary part (rejected by both 1.0 SDKs; agui-wire reads it, as gateways should).")
 
 
 INVALID_SAMPLES = [
@@ -1427,6 +1438,10 @@ INVALID_SAMPLES = [
     ("event-run-started-input-missing-run-id", "input.runId", "RUN_STARTED.input is a full RunAgentInput, which needs runId"),
     ("truncated", "", "the document ends early: not JSON"),
     ("tool-call-arguments-object", "messages[4].toolCalls[0].function.arguments", "arguments is a JSON-encoded string, not an object"),
+]
+
+# Samples outside samples/invalid/ whose expected file is in the reject format (SDK verdicts).
+LEGACY_SAMPLES = [
     ("legacy-binary-part", "messages[10].content[1]", "the pre-1.0 binary part is not a 1.0 content part"),
 ]
 
@@ -1507,6 +1522,7 @@ def build(work: Path):
     reject_meta = {f"tests/conformance/reject/{name}.json": {"path": path, "reason": reason}
                    for name, kind, path, reason, _ in reject_cases()}
     reject_meta |= {f"samples/invalid/{name}.json": {"path": path, "reason": reason} for name, path, reason in INVALID_SAMPLES}
+    reject_meta |= {f"samples/{name}.json": {"path": path, "reason": reason} for name, path, reason in LEGACY_SAMPLES}
     (work / "py-manifest.json").write_text(json.dumps({"manifest": MANIFEST, "reject": reject_meta}, ensure_ascii=False))
 
 
@@ -1615,7 +1631,8 @@ def expect(work: Path):
             continue
         ok_py, model, err_py = py_verdict(kind, text, "json")
         ok_pyd, _, err_pyd = py_verdict(kind, text, "python")
-        is_reject = rel.startswith("tests/conformance/reject/") or rel.startswith("samples/invalid/")
+        is_reject = (rel.startswith("tests/conformance/reject/") or rel.startswith("samples/invalid/")
+                     or rel in {f"samples/{name}.json" for name, _, _ in LEGACY_SAMPLES})
         if is_reject:
             meta = py_manifest["reject"].get(rel, {})
             out = {"python": "accepts" if ok_py else "rejects",
