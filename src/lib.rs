@@ -26,6 +26,9 @@
 //! |---|---|
 //! | [`model`] | the borrowed data model: [`RunAgentInput`], [`Message`], [`InputContent`], [`AgentCapabilities`], and the building blocks [`Str`], [`RawJson`], [`List`], [`Extra`] |
 //! | [`parser`] | bytes to model: [`RunAgentInput::parse`], [`ParseOptions`], [`validate_json`] |
+//! | [`events`] | the 31 AG-UI event types: [`Event`], [`Event::parse`], [`Event::write_json`] |
+//! | [`reducer`] | events to conversation: [`Reducer`] (messages and state, as the TypeScript client builds them) |
+//! | [`sse`] | Server-Sent Events framing: a chunk-fed decoder and an encoder |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
 //!
@@ -42,11 +45,15 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod error;
+pub mod events;
 pub mod model;
 pub mod parser;
+pub mod reducer;
 mod scanner;
+pub mod sse;
 
 pub use bumpalo::Bump;
 pub use error::{Error, ErrorKind, json_path_at};
+pub use events::*;
 pub use model::*;
 pub use parser::{ParseOptions, offset_in, validate_json};
