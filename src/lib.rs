@@ -26,11 +26,13 @@
 //! |---|---|
 //! | [`model`] | the borrowed data model: [`RunAgentInput`], [`Message`], [`InputContent`], [`AgentCapabilities`], and the building blocks [`Str`], [`RawJson`], [`List`], [`Extra`] |
 //! | [`parser`] | bytes to model: [`RunAgentInput::parse`], [`ParseOptions`], [`validate_json`] |
-//! | [`events`] | the 31 AG-UI event types: [`Event`], [`Event::parse`], [`Event::write_json`] |
-//! | [`reducer`] | events to conversation: [`Reducer`] (messages and state, as the TypeScript client builds them) |
-//! | [`sse`] | Server-Sent Events framing: a chunk-fed decoder and an encoder |
+//! | [`events`] | the 31 AG-UI event types: [`Event`], [`Event::parse`], written with [`WriteJson`] |
+//! | [`reducer`] | events to conversation: [`reducer::Reducer`] (messages and state, as the TypeScript client builds them) |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
+//! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
+//! | [`writer`] | model to compact JSON: [`to_vec`], [`write_to`], [`to_io_slices`] (vectored, zero-copy spans), [`WriteJson`] |
+//! | [`edit`] | proxy edits on [`RunAgentInput`]: state, tools, context, messages, parts, media offload |
 //!
 //! ## Guarantees
 //! - The input is never written to, and never copied: strings are slices of it (escaped
@@ -44,16 +46,22 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod edit;
 pub mod error;
 pub mod events;
 pub mod model;
 pub mod parser;
 pub mod reducer;
 mod scanner;
+mod schema;
+mod serde_impl;
 pub mod sse;
+pub mod writer;
 
 pub use bumpalo::Bump;
+pub use edit::{EditError, PartPath};
 pub use error::{Error, ErrorKind, json_path_at};
 pub use events::*;
 pub use model::*;
 pub use parser::{ParseOptions, offset_in, validate_json};
+pub use writer::{WriteJson, to_io_slices, to_vec, write_all_vectored, write_to};

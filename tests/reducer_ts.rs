@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 
 use agui_wire::reducer::{ReduceOptions, Reducer};
 use agui_wire::sse::SseReader;
-use agui_wire::{Bump, Event};
+use agui_wire::{Bump, Event, WriteJson};
 use serde_json::Value;
 
 const CLIENT_VERSION: &str = "1.0.0";
@@ -128,9 +128,7 @@ fn ours(events: &[String]) -> Outcome {
             return Outcome::Failed(Some(e.index() as u64), e.to_string());
         }
     }
-    let mut out = Vec::new();
-    r.write_json(&mut out);
-    Outcome::Done(serde_json::from_slice(&out).unwrap())
+    Outcome::Done(serde_json::from_slice(&r.to_json_vec()).unwrap())
 }
 
 fn sse_frames(path: &Path) -> Option<Vec<String>> {

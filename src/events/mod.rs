@@ -2,8 +2,9 @@
 //! their writer.
 //!
 //! An agent streams its run as events, one JSON object per SSE frame (see [`crate::sse`] for the
-//! framing). [`Event::parse`] reads one into the [`Event`] enum; [`Event::write_json`] writes it
-//! back as compact JSON. Parsing follows the rules of the rest of the crate: strings borrow from
+//! framing). [`Event::parse`] reads one into the [`Event`] enum; the crate's writer
+//! ([`WriteJson`](crate::WriteJson), implemented by [`Event`] and every event type) writes it
+//! back as compact JSON, byte for byte when the input was compact. Parsing follows the rules of the rest of the crate: strings borrow from
 //! the input (unescaped only on demand), JSON-valued fields (`snapshot`, `delta`, `patch`,
 //! `rawEvent`, `value`, `event`, `result`, `content` of activities, `metadata`) are validated
 //! [`RawJson`](crate::RawJson) slices, messages (`MESSAGES_SNAPSHOT`) and the `RunAgentInput`
@@ -30,8 +31,8 @@
 //!   `Unknown` variant.
 //! - Required fields, JSON types, discriminators (`role` of text messages: developer, system,
 //!   assistant or user; `outcome.type`; `subtype`; patch `op`), `interrupts` not empty.
-//! - `timestamp` is a JSON integer within ±(2^53 − 1): `1.5` and also `1.0` or `1e3` are
-//!   rejected (the Python SDK coerces integral floats).
+//! - `timestamp` is an integer within ±(2^53 − 1). Like both SDKs, any integral spelling is
+//!   read (`1.0`, `1e3`; written back as `1`, `1000`); `1.5`, `2^53` and `"12"` are errors.
 //! - `metadata` is an object; an optional field is absent or has a value, never `null`, unless
 //!   [`ParseOptions::null_as_absent`](crate::ParseOptions::null_as_absent) is on (the Python
 //!   SDK's leniency, which also covers the legacy `parentMessageId: null` and `outcome: null`).
@@ -49,5 +50,3 @@ mod write;
 
 pub use model::*;
 pub use parse::MAX_SAFE_INTEGER;
-#[allow(unused_imports)]
-pub(crate) use write::{write_content, write_input, write_message, write_raw};

@@ -297,7 +297,8 @@ impl<'a> Parser<'a, '_> {
         Ok(())
     }
 
-    /// `timestamp`: a JSON integer (no fraction, no exponent) within ±(2^53 − 1).
+    /// `timestamp`: an integer within ±(2^53 − 1). Any integral spelling counts (`1.0`, `1e3`,
+    /// `-0`), as in both SDKs (JSON.parse reads `1.0` as 1); `1.5` is not an integer.
     fn timestamp(&mut self) -> RawResult<Option<i64>> {
         if self.null_as_absent("timestamp")? {
             return Ok(None);
@@ -307,7 +308,11 @@ impl<'a> Parser<'a, '_> {
         }
         let start = self.cur.pos;
         self.cur.number()?;
-        let text = self.cur.text(start, self.cur.pos);
+        let text = self.cur.text(start, self.cur.pos).as_bytes();
+        let (negative, magnitude) = match text.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, text),
+        };
         let invalid = |reason| {
             RawError::new(
                 ErrorKind::InvalidValue {
@@ -317,15 +322,24 @@ impl<'a> Parser<'a, '_> {
                 start,
             )
         };
-        if text.bytes().any(|c| matches!(c, b'.' | b'e' | b'E')) {
-            return Err(invalid(
-                "must be an integer; a fraction or an exponent is not allowed",
-            ));
+        // `integral_value` reads a whole number of any spelling (here, the magnitude).
+        let Some(v) = crate::parser::integral_value(magnitude) else {
+            // Not a whole number, or too large for 64 bits.
+            let whole = std::str::from_utf8(text)
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                .is_none_or(|f| !f.is_finite() || f.fract() == 0.0);
+            return Err(invalid(if whole {
+                "must lie within ±(2^53 − 1)"
+            } else {
+                "must be an integer"
+            }));
+        };
+        if v > MAX_SAFE_INTEGER as u64 {
+            return Err(invalid("must lie within ±(2^53 − 1)"));
         }
-        match text.parse::<i64>() {
-            Ok(v) if (-MAX_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&v) => Ok(Some(v)),
-            _ => Err(invalid("must lie within ±(2^53 − 1)")),
-        }
+        let v = v as i64;
+        Ok(Some(if negative { -v } else { v }))
     }
 
     /// An optional `role` limited to `allowed`.

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use crate::model::{RawJson, Str, escape_into};
+use crate::writer::{Sink, WriteJson};
 
 /// An owned JSON value.
 ///
@@ -370,46 +371,6 @@ impl Json {
         }
     }
 
-    /// Appends the value as compact JSON.
-    ///
-    /// ```
-    /// # use agui_wire::reducer::Json;
-    /// let mut out = Vec::new();
-    /// Json::from("a\"b").write_json(&mut out);
-    /// assert_eq!(out, br#""a\"b""#);
-    /// ```
-    pub fn write_json(&self, out: &mut Vec<u8>) {
-        match self {
-            Json::Null => out.extend_from_slice(b"null"),
-            Json::Bool(true) => out.extend_from_slice(b"true"),
-            Json::Bool(false) => out.extend_from_slice(b"false"),
-            Json::Number(n) => out.extend_from_slice(n.as_bytes()),
-            Json::String(s) => write_string(out, s),
-            Json::Array(a) => {
-                out.push(b'[');
-                for (i, v) in a.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    v.write_json(out);
-                }
-                out.push(b']');
-            }
-            Json::Object(m) => {
-                out.push(b'{');
-                for (i, (k, v)) in m.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    write_string(out, k);
-                    out.push(b':');
-                    v.write_json(out);
-                }
-                out.push(b'}');
-            }
-        }
-    }
-
     /// The value as a `serde_json::Value` (numbers beyond what it holds become `null`).
     ///
     /// ```
@@ -437,12 +398,53 @@ impl Json {
     }
 }
 
-fn write_string(out: &mut Vec<u8>, s: &str) {
+fn write_string<'d, S: Sink<'d>>(out: &mut S, s: &str) {
     let mut buf = String::with_capacity(s.len() + 2);
     buf.push('"');
     escape_into(s, &mut buf);
     buf.push('"');
-    out.extend_from_slice(buf.as_bytes());
+    out.push(buf.as_bytes());
+}
+
+/// Writes the value as compact JSON (strings escaped as serde_json does).
+///
+/// ```
+/// use agui_wire::{WriteJson, reducer::Json};
+/// assert_eq!(Json::from("a\"b").to_json_vec(), br#""a\"b""#);
+/// assert_eq!(Json::parse("[1, {\"k\": null}]").unwrap().to_json_vec(), br#"[1,{"k":null}]"#);
+/// ```
+impl WriteJson for Json {
+    fn write_json<'d, S: Sink<'d>>(&'d self, out: &mut S) {
+        match self {
+            Json::Null => out.push(b"null"),
+            Json::Bool(true) => out.push(b"true"),
+            Json::Bool(false) => out.push(b"false"),
+            Json::Number(n) => out.push_borrowed(n.as_bytes()),
+            Json::String(s) => write_string(out, s),
+            Json::Array(a) => {
+                out.push(b"[");
+                for (i, v) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b",");
+                    }
+                    v.write_json(out);
+                }
+                out.push(b"]");
+            }
+            Json::Object(m) => {
+                out.push(b"{");
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b",");
+                    }
+                    write_string(out, k);
+                    out.push(b":");
+                    v.write_json(out);
+                }
+                out.push(b"}");
+            }
+        }
+    }
 }
 
 /// Numbers compare by value, as JavaScript numbers do (`1 == 1.0`, `1e3 == 1000`).
@@ -478,9 +480,7 @@ impl PartialEq for Json {
 
 impl fmt::Display for Json {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = Vec::new();
-        self.write_json(&mut out);
-        f.write_str(&String::from_utf8_lossy(&out))
+        f.write_str(&String::from_utf8_lossy(&self.to_json_vec()))
     }
 }
 

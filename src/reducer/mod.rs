@@ -65,8 +65,10 @@
 
 mod chunks;
 mod error;
+mod index;
 mod json;
 mod patch;
+mod strip;
 mod verify;
 
 pub use error::{Entity, ReduceError, ReduceErrorKind, ReduceWarning};
@@ -80,6 +82,7 @@ use verify::{Verifier, text};
 
 use crate::events::*;
 use crate::model::{Message, RawJson, Role};
+use crate::writer::{Sink, WriteJson};
 
 /// Settings of a [`Reducer`].
 ///
@@ -137,6 +140,28 @@ pub struct Reducer {
     lanes: Lanes,
     warnings: Vec<ReduceWarning>,
     failed: Option<ReduceError>,
+    index: index::Index,
+}
+
+/// Writes `{"messages":[...],"state":...}` as compact JSON.
+///
+/// ```
+/// use agui_wire::{WriteJson, reducer::Reducer};
+/// assert_eq!(Reducer::new().to_json_vec(), br#"{"messages":[],"state":{}}"#);
+/// ```
+impl WriteJson for Reducer {
+    fn write_json<'d, S: Sink<'d>>(&'d self, out: &mut S) {
+        out.push(b"{\"messages\":[");
+        for (i, m) in self.messages.iter().enumerate() {
+            if i > 0 {
+                out.push(b",");
+            }
+            m.write_json(out);
+        }
+        out.push(b"],\"state\":");
+        self.state.write_json(out);
+        out.push(b"}");
+    }
 }
 
 impl Default for Reducer {
@@ -174,6 +199,7 @@ impl Reducer {
             lanes: Lanes::default(),
             warnings: Vec::new(),
             failed: None,
+            index: index::Index::default(),
         }
     }
 
@@ -198,6 +224,7 @@ impl Reducer {
     /// ```
     pub fn with_messages(mut self, messages: Vec<Json>) -> Reducer {
         self.messages = messages;
+        self.index.invalidate();
         self
     }
 
@@ -296,37 +323,15 @@ impl Reducer {
         Ok(())
     }
 
-    /// Writes `{"messages":[...],"state":...}` as compact JSON.
-    ///
-    /// ```
-    /// # use agui_wire::reducer::Reducer;
-    /// let mut out = Vec::new();
-    /// Reducer::new().write_json(&mut out);
-    /// assert_eq!(out, br#"{"messages":[],"state":{}}"#);
-    /// ```
-    pub fn write_json(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"messages\":[");
-        for (i, m) in self.messages.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            m.write_json(out);
-        }
-        out.extend_from_slice(b"],\"state\":");
-        self.state.write_json(out);
-        out.push(b'}');
-    }
-
-    /// `{"messages":[...],"state":...}` as a compact JSON string.
+    /// `{"messages":[...],"state":...}` as a compact JSON string (the bytes of
+    /// [`WriteJson::to_json_vec`]).
     ///
     /// ```
     /// # use agui_wire::reducer::Reducer;
     /// assert!(Reducer::new().to_json().starts_with(r#"{"messages":"#));
     /// ```
     pub fn to_json(&self) -> String {
-        let mut out = Vec::new();
-        self.write_json(&mut out);
-        String::from_utf8_lossy(&out).into_owned()
+        String::from_utf8_lossy(&self.to_json_vec()).into_owned()
     }
 
     /// The messages and the state, taken out.
@@ -360,23 +365,32 @@ impl Reducer {
         self.tree_within(raw, self.opts.max_depth + 2)
     }
 
-    fn tree_of(&self, write: impl FnOnce(&mut Vec<u8>)) -> Result<Json, ReduceErrorKind> {
-        let mut out = Vec::new();
-        write(&mut out);
-        Json::from_validated(&out, self.opts.max_depth).map_err(|_| ReduceErrorKind::TooDeep {
-            limit: self.opts.max_depth,
+    /// The tree of a model value, as the crate's writer writes it.
+    fn tree_of(&self, value: &impl WriteJson) -> Result<Json, ReduceErrorKind> {
+        Json::from_validated(&value.to_json_vec(), self.opts.max_depth).map_err(|_| {
+            ReduceErrorKind::TooDeep {
+                limit: self.opts.max_depth,
+            }
         })
     }
 
     fn message_tree(&self, m: &Message<'_>) -> Result<Json, ReduceErrorKind> {
-        let keep = self.opts.keep_unknown_fields;
-        self.tree_of(|out| write_message(out, m, keep))
+        let mut tree = self.tree_of(m)?;
+        if !self.opts.keep_unknown_fields {
+            strip::message(&mut tree);
+        }
+        Ok(tree)
     }
 
-    fn find(&self, id: &str) -> Option<usize> {
-        self.messages
-            .iter()
-            .position(|m| m.get("id").and_then(Json::as_str) == Some(id))
+    fn find(&mut self, id: &str) -> Option<usize> {
+        self.index.message(&self.messages, id)
+    }
+
+    /// Appends a message (keeping the index up to date); returns its index.
+    fn push(&mut self, m: Json) -> usize {
+        self.messages.push(m);
+        self.index.pushed(&self.messages);
+        self.messages.len() - 1
     }
 
     /// Merges an event's `metadata` into `target` (shallow, last write wins).
@@ -393,14 +407,28 @@ impl Reducer {
     }
 
     /// The message and tool-call index of the tool call `id`.
-    fn find_tool_call(&self, id: &str) -> Option<(usize, usize)> {
-        self.messages.iter().enumerate().find_map(|(mi, m)| {
-            let calls = m.get("toolCalls")?.as_array()?;
-            let ci = calls
-                .iter()
-                .position(|c| c.get("id").and_then(Json::as_str) == Some(id))?;
-            Some((mi, ci))
-        })
+    fn find_tool_call(&mut self, id: &str) -> Option<(usize, usize)> {
+        self.index.tool_call(&self.messages, id)
+    }
+
+    /// The first *assistant* message holding tool call `id`.
+    fn find_assistant_call(&mut self, id: &str) -> Option<(usize, usize)> {
+        let is_assistant = |m: &Json| m.get("role").and_then(Json::as_str) == Some("assistant");
+        match self.find_tool_call(id) {
+            Some(at) if self.messages.get(at.0).is_some_and(is_assistant) => Some(at),
+            None => None,
+            // Rare: the first holder is not an assistant message; scan the assistant ones.
+            Some(_) => self.messages.iter().enumerate().find_map(|(mi, m)| {
+                if !is_assistant(m) {
+                    return None;
+                }
+                let calls = m.get("toolCalls")?.as_array()?;
+                let ci = calls
+                    .iter()
+                    .position(|c| c.get("id").and_then(Json::as_str) == Some(id))?;
+                Some((mi, ci))
+            }),
+        }
     }
 
     fn tool_call_mut(&mut self, (mi, ci): (usize, usize)) -> Option<&mut Json> {
@@ -454,13 +482,7 @@ impl Reducer {
                     return Ok(());
                 }
                 if let Some(delta) = delta {
-                    let mut content = target
-                        .get("content")
-                        .and_then(Json::as_str)
-                        .unwrap_or("")
-                        .to_owned();
-                    content.push_str(&delta.unescaped());
-                    target.set("content", Json::String(content));
+                    append(target, "content", &delta.unescaped());
                 }
                 Self::merge_metadata(target, meta);
             }
@@ -483,45 +505,31 @@ impl Reducer {
                 if let Some(delta) = delta
                     && let Some(func) = call.get_mut("function")
                 {
-                    let mut args = func
-                        .get("arguments")
-                        .and_then(Json::as_str)
-                        .unwrap_or("")
-                        .to_owned();
-                    args.push_str(&delta.unescaped());
-                    func.set("arguments", Json::String(args));
+                    append(func, "arguments", &delta.unescaped());
                 }
                 Self::merge_metadata(call, meta);
             }
             Event::ToolCallResult(e) => {
-                let keep = self.opts.keep_unknown_fields;
                 let call_id = text(&e.tool_call_id);
+                let mut content = self.tree_of(&e.content)?;
+                if !self.opts.keep_unknown_fields {
+                    strip::content(&mut content);
+                }
                 let mut msg = Json::Object(vec![
                     ("id".into(), Json::String(text(&e.message_id))),
                     ("toolCallId".into(), Json::String(call_id.clone())),
                     ("role".into(), Json::from("tool")),
-                    (
-                        "content".into(),
-                        self.tree_of(|out| write_content(out, &e.content, keep))?,
-                    ),
+                    ("content".into(), content),
                 ]);
                 if let Some(s) = sub {
                     msg.set("subagentRunId", Json::String(s));
                 }
                 Self::merge_metadata(&mut msg, meta);
-                let owner = self.messages.iter().position(|m| {
-                    m.get("role").and_then(Json::as_str) == Some("assistant")
-                        && m.get("toolCalls")
-                            .and_then(Json::as_array)
-                            .is_some_and(|calls| {
-                                calls
-                                    .iter()
-                                    .any(|c| c.get("id").and_then(Json::as_str) == Some(&call_id))
-                            })
-                });
-                match owner {
-                    None => self.messages.push(msg),
-                    Some(at) => {
+                match self.find_assistant_call(&call_id) {
+                    None => {
+                        self.push(msg);
+                    }
+                    Some((at, _)) => {
                         let mut at = at + 1;
                         while self
                             .messages
@@ -531,6 +539,7 @@ impl Reducer {
                             at += 1;
                         }
                         self.messages.insert(at, msg);
+                        self.index.invalidate();
                     }
                 }
             }
@@ -583,7 +592,7 @@ impl Reducer {
                         .collect::<Result<_, ReduceErrorKind>>()?;
                     for (id, tree) in trees {
                         if self.find(&id).is_none() {
-                            self.messages.push(tree);
+                            self.push(tree);
                         }
                     }
                 }
@@ -593,16 +602,7 @@ impl Reducer {
                 let value = Json::String(text(&e.encrypted_value));
                 match e.subtype {
                     EncryptedValueSubtype::ToolCall => {
-                        let found = self.messages.iter().enumerate().find_map(|(mi, m)| {
-                            if m.get("role").and_then(Json::as_str) != Some("assistant") {
-                                return None;
-                            }
-                            let calls = m.get("toolCalls")?.as_array()?;
-                            let ci = calls
-                                .iter()
-                                .position(|c| c.get("id").and_then(Json::as_str) == Some(&id))?;
-                            Some((mi, ci))
-                        });
+                        let found = self.find_assistant_call(&id);
                         if let Some(call) = found.and_then(|at| self.tool_call_mut(at)) {
                             call.set("encryptedValue", value);
                         }
@@ -655,8 +655,7 @@ impl Reducer {
                 if let Some(s) = ev.subagent_run_id() {
                     m.set("subagentRunId", Json::String(text(s)));
                 }
-                self.messages.push(m);
-                self.messages.len() - 1
+                self.push(m)
             }
         };
         Self::merge_metadata(&mut self.messages[at], meta);
@@ -724,10 +723,15 @@ impl Reducer {
             },
             None => self.push_assistant(id.clone()),
         };
-        let created = target >= before
-            && self.messages[..before]
-                .iter()
-                .all(|m| m.get("id") != self.messages[target].get("id"));
+        // Made here, and not sharing its id with an earlier message.
+        let created = target >= before && {
+            let new_id = self.messages[target]
+                .get("id")
+                .and_then(Json::as_str)
+                .unwrap_or("")
+                .to_owned();
+            self.find(&new_id) == Some(target)
+        };
         let msg = &mut self.messages[target];
         if let (true, Some(s)) = (created, sub)
             && msg.get("subagentRunId").is_none()
@@ -738,7 +742,7 @@ impl Reducer {
             msg.set("toolCalls", Json::Array(Vec::new()));
         }
         let mut call = Json::Object(vec![
-            ("id".into(), Json::String(id)),
+            ("id".into(), Json::String(id.clone())),
             ("type".into(), Json::from("function")),
             (
                 "function".into(),
@@ -751,16 +755,17 @@ impl Reducer {
         Self::merge_metadata(&mut call, meta);
         if let Some(calls) = msg.get_mut("toolCalls").and_then(Json::as_array_mut) {
             calls.push(call);
+            let at = (target, calls.len() - 1);
+            self.index.call_added(&id, at);
         }
     }
 
     fn push_assistant(&mut self, id: String) -> usize {
-        self.messages.push(Json::Object(vec![
+        self.push(Json::Object(vec![
             ("id".into(), Json::String(id)),
             ("role".into(), Json::from("assistant")),
             ("toolCalls".into(), Json::Array(Vec::new())),
-        ]));
-        self.messages.len() - 1
+        ]))
     }
 
     fn messages_snapshot(&mut self, e: &MessagesSnapshotEvent<'_>) -> Result<(), ReduceErrorKind> {
@@ -834,6 +839,7 @@ impl Reducer {
             }
         }
         self.messages = kept;
+        self.index.invalidate();
         Ok(())
     }
 
@@ -856,10 +862,7 @@ impl Reducer {
             fresh.set("subagentRunId", Json::String(s.clone()));
         }
         let target = match self.find(&id) {
-            None => {
-                self.messages.push(fresh);
-                Some(self.messages.len() - 1)
-            }
+            None => Some(self.push(fresh)),
             Some(at)
                 if self.messages[at].get("role").and_then(Json::as_str) == Some("activity") =>
             {
@@ -878,6 +881,7 @@ impl Reducer {
             }
             Some(at) if replace => {
                 self.messages[at] = fresh;
+                self.index.invalidate();
                 Some(at)
             }
             Some(_) => None,
@@ -886,5 +890,14 @@ impl Reducer {
             Self::merge_metadata(&mut self.messages[at], meta);
         }
         Ok(())
+    }
+}
+
+/// Appends `text` to the string member `key` of `target` (a missing or non-string member
+/// counts as `""`, as in the client).
+fn append(target: &mut Json, key: &str, text: &str) {
+    match target.get_mut(key) {
+        Some(Json::String(s)) => s.push_str(text),
+        _ => target.set(key, Json::String(text.to_owned())),
     }
 }
