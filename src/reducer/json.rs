@@ -519,9 +519,9 @@ mod tests {
             v.to_string(),
             r#"{"a":[1,-2.5e+3,"é\"\\\n",{}],"b":{"c":null,"d":[[]]},"e":true,"f":false}"#
         );
-        assert_eq!(v.depth(), 3);
-        assert!(Json::from_validated(text.as_bytes(), 2).is_err());
-        assert!(Json::from_validated(text.as_bytes(), 3).is_ok());
+        assert_eq!(v.depth(), 4);
+        assert!(Json::from_validated(text.as_bytes(), 3).is_err());
+        assert!(Json::from_validated(text.as_bytes(), 4).is_ok());
     }
 
     #[test]
