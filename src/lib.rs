@@ -30,6 +30,7 @@
 //! | [`reducer`] | events to conversation: [`reducer::Reducer`] (messages and state, as the TypeScript client builds them) |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
+//! | [`media`] | inline media: zero-copy base64 (SIMD, scalar twin), `data:` URLs, magic-byte sniffing |
 //! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
 //! | [`writer`] | model to compact JSON: [`to_vec`], [`write_to`], [`to_io_slices`] (vectored, zero-copy spans), [`WriteJson`] |
 //! | [`edit`] | proxy edits on [`RunAgentInput`]: state, tools, context, messages, parts, media offload |
@@ -49,6 +50,7 @@
 pub mod edit;
 pub mod error;
 pub mod events;
+pub mod media;
 pub mod model;
 pub mod parser;
 pub mod reducer;

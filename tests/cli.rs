@@ -70,6 +70,52 @@ fn readme_first_command_inspects_the_conversation() {
     assert!(out.stderr.is_empty());
 }
 
+/// Every `cargo run ... --bin agui-wire -- ARGS` line of the README runs and exits 0, and every
+/// `$ agui-wire ARGS` transcript in it prints what the README shows.
+#[test]
+fn readme_commands_do_what_the_readme_says() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut ran = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if let Some((_, rest)) = line.split_once("--bin agui-wire -- ") {
+            let args: Vec<&str> = rest
+                .split('#')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            let out = run(&args);
+            assert_eq!(
+                code(&out),
+                0,
+                "README line {}: {line}: {}",
+                i + 1,
+                stderr(&out)
+            );
+            ran += 1;
+        }
+        if let Some(rest) = line.strip_prefix("$ agui-wire ") {
+            let args: Vec<&str> = rest.split_whitespace().collect();
+            let shown: Vec<&str> = lines[i + 1..]
+                .iter()
+                .take_while(|l| !l.starts_with("```") && !l.starts_with("$ "))
+                .copied()
+                .collect();
+            let out = run(&args);
+            let printed = format!("{}{}", stdout(&out), stderr(&out));
+            assert_eq!(
+                printed.trim_end().lines().collect::<Vec<_>>(),
+                shown,
+                "README line {}: {line}",
+                i + 1
+            );
+            ran += 1;
+        }
+    }
+    assert!(ran >= 2, "only {ran} README commands found");
+}
+
 #[test]
 fn valid_samples_validate() {
     for args in [

@@ -1,10 +1,11 @@
 //! NOT COMPILED (cargo builds only `tests/*.rs`): the event half of `tests/conformance.rs`,
 //! ready for when `agui_wire::events` is on main.
 //!
-//! Written against the events model of branch `events` (its uncommitted work tree at the time)
-//! and run there: with it, every one of the 86 `events/*.json` documents matched the Python
-//! SDK's expected values (together with the 88 accept documents), and every event reject case
-//! had the expected error path. To wire it in, in `tests/conformance.rs`:
+//! Written against the events model of branch `events` and run on a merge of `events` (251e7f1)
+//! with this branch: every one of the 86 `events/*.json` documents matched the Python SDK's
+//! expected values (together with the 88 accept documents), every event reject case had the
+//! expected error path, and the only reject-corpus failures left were the ones listed at the
+//! end of this file. To wire it in, in `tests/conformance.rs`:
 //!
 //! 1. paste the functions below into `impl Flat`;
 //! 2. in `parse_flat`: `Kind::Event => { let e = Event::parse_with(bytes, &arena, opts)?; f.event(&e); }`;
@@ -238,7 +239,7 @@
 
 // ---- into DIVERGENCES -----------------------------------------------------------------------
 //
-// What the events parser did on the event reject cases (its work tree at the time):
+// What the events parser (251e7f1) does on the event reject cases:
 //
 //     ("event-metadata-null", Ours::StrictRejectsLenientAccepts, NULL),
 //     ("event-raw-event-null", Ours::StrictRejectsLenientAccepts, NULL),
