@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 invalid input (the error on stderr as
 //! `error: <what> at <json path> (byte <offset>)`), 2 usage or I/O errors.
 
+mod cmd_events;
 mod cmd_inspect;
 mod cmd_media;
 mod cmd_write;
@@ -28,6 +29,9 @@ commands:
         into url sources pointing at URL/<file name>
   write [--kind input|capabilities] [--lenient] FILE|-
         parse FILE and write it to stdout as compact JSON (byte for byte if already compact)
+  events [--reduce] [--lenient] FILE|-
+        read an AG-UI event stream (SSE) and print each event as one line of compact JSON;
+        --reduce prints instead the final {\"messages\": [...], \"state\": ...} the events build
 
 FILE may be `-` for standard input. --lenient reads `null` in optional fields as absent
 (as the Python SDK does); by default it is an error, as the protocol and the TypeScript SDK say.";
@@ -169,6 +173,7 @@ fn main() -> ExitCode {
         "write" => cmd_write::write(rest),
         "offload" => cmd_write::offload(rest, cmd_media::decode_source),
         "extract" => cmd_media::extract(rest),
+        "events" => cmd_events::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())
