@@ -28,6 +28,7 @@
 //! | [`parser`] | bytes to model: [`RunAgentInput::parse`], [`ParseOptions`], [`validate_json`] |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
+//! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
 //!
 //! ## Guarantees
 //! - The input is never written to, and never copied: strings are slices of it (escaped
@@ -45,6 +46,7 @@ pub mod error;
 pub mod model;
 pub mod parser;
 mod scanner;
+pub mod sse;
 
 pub use bumpalo::Bump;
 pub use error::{Error, ErrorKind, json_path_at};

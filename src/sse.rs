@@ -1,0 +1,1679 @@
+//! Server-Sent Events (`text/event-stream`) framing.
+//!
+//! AG-UI servers stream their events as SSE: the official encoders write every event as
+//! `data: <compact JSON>\n\n`. Real servers and proxies add comment lines (`: keep-alive`),
+//! `event:`, `id:` and `retry:` fields, CRLF or lone CR line ends and a byte order mark. This module
+//! turns such a stream, received in chunks of any size, into frames, and writes frames back.
+//!
+//! * [`SseDecoder`] is the streaming decoder. [`SseDecoder::feed`] takes one chunk and returns an
+//!   [`SseFeed`], whose lending [`next`](SseFeed::next) hands out the frames the chunk completes.
+//!   A frame whose single `data:` line lies whole inside the chunk is handed out as a slice of the
+//!   chunk (no copy). Only a frame split across chunks, or one with several `data:` lines, is
+//!   gathered in the decoder's buffer, whose size is bounded by
+//!   [`SseOptions::with_max_frame_bytes`]. In steady state nothing is allocated.
+//! * [`encode_frame`], [`encode_event`], [`encode_comment`] and [`encode_retry`] write SSE.
+//! * [`SseReader`] drives a decoder from any [`std::io::Read`], for command-line tools.
+//!
+//! # A proxy's loop
+//!
+//! ```
+//! use agui_wire::sse::{SseDecoder, SseOptions};
+//!
+//! let mut decoder = SseDecoder::new(SseOptions::default());
+//! let mut forwarded = Vec::new();
+//! // A TCP read may split a frame anywhere.
+//! let chunks: [&[u8]; 3] = [b"data: {\"type\":\"RUN_STA", b"RTED\"}\r\n\r\n: keep-alive\n\n", b"data: {}\n\n"];
+//! for chunk in chunks {
+//!     let mut frames = decoder.feed(chunk);
+//!     while let Some(frame) = frames.next() {
+//!         let frame = frame?;
+//!         forwarded.push(frame.data.to_vec());
+//!     }
+//! }
+//! decoder.finish()?; // an error here means the stream was cut inside a frame
+//! assert_eq!(forwarded, [&b"{\"type\":\"RUN_STARTED\"}"[..], b"{}"]);
+//! # Ok::<(), agui_wire::sse::SseError>(())
+//! ```
+//!
+//! # Interpretation rules
+//!
+//! The decoder follows the WHATWG HTML "event stream interpretation" rules:
+//!
+//! * a line ends at LF, CRLF or a lone CR (also when a chunk ends between the CR and the LF);
+//! * one U+FEFF byte order mark is stripped at the start of the stream, nowhere else;
+//! * a line starting with `:` is a comment; otherwise the field name runs up to the first colon
+//!   and the value follows it with one leading space removed; a line without a colon is a field
+//!   name with an empty value; unknown fields are ignored;
+//! * `data` appends its value (several `data` lines are joined with `\n`), `event` sets the event
+//!   type, `id` sets the last event ID unless the value contains NUL, `retry` sets the reconnection
+//!   time only if the value is all ASCII digits (an empty value is ignored; a value too big for a
+//!   `u64` saturates at `u64::MAX`);
+//! * a blank line dispatches the frame; a frame without any `data` line is not dispatched as an
+//!   event (its `id` still takes effect, reported as [`SseItem::LastEventId`]);
+//! * at the end of the stream an unterminated frame is discarded; [`SseDecoder::finish`] reports
+//!   it as [`SseErrorKind::Incomplete`] so a caller can tell a truncated stream.
+//!
+//! Where agui-wire deviates, on purpose:
+//!
+//! * **UTF-8.** The standard decodes the stream as UTF-8 with replacement characters. The decoder
+//!   hands out `data` as raw bytes instead (the JSON parser validates it, and copying to replace
+//!   bytes would defeat zero-copy); [`SseFrame::data_str`] validates on request. Comments are raw
+//!   bytes too. An `event` or `id` value that is not valid UTF-8 is reported as
+//!   [`SseErrorKind::InvalidUtf8`] and its frame is skipped.
+//! * **Size bound.** A frame (all its lines, from its first byte up to its blank line) longer than
+//!   `max_frame_bytes` is reported as [`SseErrorKind::FrameTooLong`] as soon as the limit is
+//!   passed, and skipped. Comment lines count towards the frame they are in, so a server that
+//!   sends keep-alive comments without blank lines between them grows one frame; the usual
+//!   `: keep-alive\n\n` is a frame of its own.
+//!
+//! Errors are not fatal: the offending frame is skipped up to its blank line and decoding goes
+//! on, so a caller may log and continue or stop at the first error. Whatever the chunking, the
+//! decoder produces exactly the same items and errors as for the whole stream in one chunk.
+
+use std::fmt;
+use std::io::{self, Read};
+use std::ops::Range;
+use std::str::Utf8Error;
+
+use memchr::{memchr, memchr2};
+
+/// The UTF-8 byte order mark.
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// The default for [`SseOptions::with_max_frame_bytes`]: 16 MiB.
+///
+/// ```
+/// use agui_wire::sse::{SseOptions, DEFAULT_MAX_FRAME_BYTES};
+/// assert_eq!(SseOptions::new().max_frame_bytes(), DEFAULT_MAX_FRAME_BYTES);
+/// ```
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 16 * 1024 * 1024;
+
+/// Settings of an [`SseDecoder`].
+///
+/// ```
+/// use agui_wire::sse::{SseDecoder, SseOptions};
+/// let options = SseOptions::new().with_max_frame_bytes(1 << 20);
+/// assert_eq!(options.max_frame_bytes(), 1 << 20);
+/// let _decoder = SseDecoder::new(options);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SseOptions {
+    max_frame_bytes: usize,
+}
+
+impl SseOptions {
+    /// The default options: frames up to [`DEFAULT_MAX_FRAME_BYTES`].
+    ///
+    /// ```
+    /// use agui_wire::sse::SseOptions;
+    /// assert_eq!(SseOptions::new(), SseOptions::default());
+    /// ```
+    #[must_use]
+    pub const fn new() -> Self {
+        SseOptions {
+            max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
+        }
+    }
+
+    /// Sets the longest frame accepted, in stream bytes: all lines of the frame with their line
+    /// ends, up to (not including) the blank line that ends it. This bounds the decoder's memory.
+    /// A longer frame is reported as [`SseErrorKind::FrameTooLong`] and skipped.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseErrorKind, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::new().with_max_frame_bytes(8));
+    /// let mut feed = decoder.feed(b"data: 12345678\n\ndata: 1\n\n");
+    /// let err = feed.next().unwrap().unwrap_err();
+    /// assert_eq!(err.kind(), &SseErrorKind::FrameTooLong { max_frame_bytes: 8 });
+    /// assert_eq!(feed.next().unwrap()?.data, b"1"); // decoding goes on
+    /// # Ok::<(), agui_wire::sse::SseError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_max_frame_bytes(mut self, max_frame_bytes: usize) -> Self {
+        self.max_frame_bytes = max_frame_bytes;
+        self
+    }
+
+    /// The longest frame accepted, in bytes.
+    ///
+    /// ```
+    /// use agui_wire::sse::SseOptions;
+    /// assert_eq!(SseOptions::new().with_max_frame_bytes(10).max_frame_bytes(), 10);
+    /// ```
+    #[must_use]
+    pub const fn max_frame_bytes(&self) -> usize {
+        self.max_frame_bytes
+    }
+}
+
+impl Default for SseOptions {
+    fn default() -> Self {
+        SseOptions::new()
+    }
+}
+
+/// One dispatched event: the `data` of a frame with its `event` type and `id`.
+///
+/// It borrows either the chunk it was found in (a frame with one `data:` line lying whole in the
+/// chunk) or the decoder's buffer.
+///
+/// ```
+/// use agui_wire::sse::{SseDecoder, SseOptions};
+/// let mut decoder = SseDecoder::new(SseOptions::default());
+/// let mut feed = decoder.feed(b"event: agui\nid: 7\ndata: {\"a\":1}\n\n");
+/// let frame = feed.next().unwrap()?;
+/// assert_eq!(frame.event, Some("agui"));
+/// assert_eq!(frame.id, Some("7"));
+/// assert_eq!(frame.data, b"{\"a\":1}");
+/// assert_eq!(frame.data_offset, 24);
+/// # Ok::<(), agui_wire::sse::SseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SseFrame<'a> {
+    /// The event type set by the frame's last `event:` line, or `None` when there was none or it
+    /// was empty (the standard's default type `message`; see [`SseFrame::event_type`]).
+    pub event: Option<&'a str>,
+    /// The frame's data: the values of its `data:` lines joined with `\n`, as raw bytes.
+    pub data: &'a [u8],
+    /// The ID set by an `id:` line of this frame (`Some("")` for an empty `id:`), or `None` when
+    /// the frame has no such line; the standard's last event ID, which persists across frames, is
+    /// [`SseDecoder::last_event_id`].
+    pub id: Option<&'a str>,
+    /// Stream byte offset of the first byte of the first `data:` line's value (counting a byte
+    /// order mark). For a one-line frame, byte `i` of `data` is at stream offset
+    /// `data_offset + i`, which turns a JSON parser's offset into a stream offset.
+    pub data_offset: u64,
+}
+
+impl<'a> SseFrame<'a> {
+    /// The data as UTF-8 text.
+    ///
+    /// # Errors
+    ///
+    /// The UTF-8 error if `data` is not valid UTF-8.
+    ///
+    /// ```
+    /// use agui_wire::sse::SseFrame;
+    /// let frame = SseFrame { event: None, data: b"{}", id: None, data_offset: 6 };
+    /// assert_eq!(frame.data_str(), Ok("{}"));
+    /// ```
+    pub fn data_str(&self) -> Result<&'a str, Utf8Error> {
+        std::str::from_utf8(self.data)
+    }
+
+    /// The event type, with the standard's default `message` when the frame set none.
+    ///
+    /// ```
+    /// use agui_wire::sse::SseFrame;
+    /// let frame = SseFrame { event: None, data: b"{}", id: None, data_offset: 0 };
+    /// assert_eq!(frame.event_type(), "message");
+    /// ```
+    #[must_use]
+    pub fn event_type(&self) -> &'a str {
+        self.event.unwrap_or("message")
+    }
+
+    /// Where the data lies in `chunk`, when the frame borrows it (zero-copy) rather than the
+    /// decoder's buffer. A proxy holding the chunk in a shared buffer can use the range to keep
+    /// the data beyond the frame's lifetime without copying.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let chunk = b"data: {\"a\":1}\n\n";
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// let mut feed = decoder.feed(chunk);
+    /// let frame = feed.next().unwrap()?;
+    /// assert_eq!(frame.data_range_in(chunk), Some(6..13));
+    /// # Ok::<(), agui_wire::sse::SseError>(())
+    /// ```
+    #[must_use]
+    pub fn data_range_in(&self, chunk: &[u8]) -> Option<Range<usize>> {
+        let start = (self.data.as_ptr() as usize).checked_sub(chunk.as_ptr() as usize)?;
+        let end = start.checked_add(self.data.len())?;
+        (end <= chunk.len()).then_some(start..end)
+    }
+
+    /// Writes the frame as SSE (see [`encode_event`]); decoding the output gives this frame back.
+    ///
+    /// # Errors
+    ///
+    /// [`SseErrorKind::InvalidField`] if `event` holds a line break or `id` a line break or NUL,
+    /// which a decoded frame never does.
+    ///
+    /// ```
+    /// use agui_wire::sse::SseFrame;
+    /// let frame = SseFrame { event: Some("agui"), data: b"{}", id: None, data_offset: 0 };
+    /// let mut out = Vec::new();
+    /// frame.encode(&mut out)?;
+    /// assert_eq!(out, b"event: agui\ndata: {}\n\n");
+    /// # Ok::<(), agui_wire::sse::SseError>(())
+    /// ```
+    pub fn encode(&self, out: &mut Vec<u8>) -> Result<(), SseError> {
+        encode_event(out, self.event, self.id, self.data)
+    }
+}
+
+/// Everything the decoder reports: events, and what a proxy may want to pass on besides them.
+///
+/// [`SseFeed::next`] yields only the frames; [`SseFeed::next_item`] yields all of these.
+///
+/// ```
+/// use agui_wire::sse::{SseDecoder, SseItem, SseOptions};
+/// let mut decoder = SseDecoder::new(SseOptions::default());
+/// let mut feed = decoder.feed(b": ping\n\nretry: 3000\nid: 9\n\ndata: x\n\n");
+/// assert_eq!(feed.next_item().unwrap()?, SseItem::Comment(b"ping"));
+/// assert_eq!(feed.next_item().unwrap()?, SseItem::Retry(3000));
+/// assert_eq!(feed.next_item().unwrap()?, SseItem::LastEventId("9"));
+/// assert!(matches!(feed.next_item().unwrap()?, SseItem::Frame(f) if f.data == b"x"));
+/// assert!(feed.next_item().is_none());
+/// # Ok::<(), agui_wire::sse::SseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SseItem<'a> {
+    /// A dispatched event.
+    Frame(SseFrame<'a>),
+    /// A comment line: the bytes after the `:`, one leading space removed (so
+    /// [`encode_comment`] round-trips). Reported when its line ends.
+    Comment(&'a [u8]),
+    /// A valid `retry:` line; the value (milliseconds) is also kept in [`SseDecoder::retry`].
+    Retry(u64),
+    /// A blank line ended a frame that had an `id:` line but no `data:` line: no event is
+    /// dispatched, but the last event ID is now this value.
+    LastEventId(&'a str),
+}
+
+/// An error found while decoding or encoding SSE: a kind and a byte offset.
+///
+/// ```
+/// use agui_wire::sse::{SseDecoder, SseErrorKind, SseOptions};
+/// let mut decoder = SseDecoder::new(SseOptions::default());
+/// drop(decoder.feed(b"data: {\"truncated"));
+/// let err = decoder.finish().unwrap_err();
+/// assert_eq!(err.kind(), &SseErrorKind::Incomplete { discarded: 17 });
+/// assert_eq!(err.offset(), 0);
+/// assert_eq!(err.to_string(), "SSE stream ended inside a frame starting at byte 0 (17 bytes discarded)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SseError {
+    kind: SseErrorKind,
+    offset: u64,
+}
+
+/// What went wrong; see [`SseError::kind`].
+///
+/// ```
+/// use agui_wire::sse::{encode_event, SseErrorKind};
+/// let err = encode_event(&mut Vec::new(), Some("a\nb"), None, b"{}").unwrap_err();
+/// assert_eq!(err.kind(), &SseErrorKind::InvalidField { field: "event" });
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SseErrorKind {
+    /// A frame grew past `max_frame_bytes`; the offset is the frame's first byte. The frame is
+    /// skipped up to its blank line.
+    FrameTooLong {
+        /// The limit that was passed.
+        max_frame_bytes: usize,
+    },
+    /// An `event` or `id` value is not valid UTF-8; the offset is the first bad byte. The frame
+    /// is skipped up to its blank line.
+    InvalidUtf8 {
+        /// `"event"` or `"id"`.
+        field: &'static str,
+    },
+    /// The stream ended inside a frame, which is discarded as the standard says; the offset is
+    /// the frame's first byte.
+    Incomplete {
+        /// How many stream bytes the unterminated frame had.
+        discarded: u64,
+    },
+    /// Encoding only: an `event` value holds CR or LF, or an `id` value holds CR, LF or NUL; the
+    /// offset is that byte's index in the value.
+    InvalidField {
+        /// `"event"` or `"id"`.
+        field: &'static str,
+    },
+}
+
+impl SseError {
+    fn new(kind: SseErrorKind, offset: u64) -> Self {
+        SseError { kind, offset }
+    }
+
+    /// What went wrong.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseErrorKind, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// let mut feed = decoder.feed(b"event: \xff\ndata: x\n\n");
+    /// let err = feed.next().unwrap().unwrap_err();
+    /// assert_eq!(err.kind(), &SseErrorKind::InvalidUtf8 { field: "event" });
+    /// ```
+    #[must_use]
+    pub fn kind(&self) -> &SseErrorKind {
+        &self.kind
+    }
+
+    /// The stream byte offset the error refers to (see each [`SseErrorKind`]).
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// let mut feed = decoder.feed(b"data: ok\n\nevent: \xff\n\n");
+    /// assert!(feed.next().unwrap().is_ok());
+    /// assert_eq!(feed.next().unwrap().unwrap_err().offset(), 17);
+    /// ```
+    #[must_use]
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+}
+
+impl fmt::Display for SseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.offset;
+        match &self.kind {
+            SseErrorKind::FrameTooLong { max_frame_bytes } => write!(
+                f,
+                "SSE frame starting at byte {at} is longer than max_frame_bytes ({max_frame_bytes})"
+            ),
+            SseErrorKind::InvalidUtf8 { field } => {
+                write!(f, "SSE `{field}` value is not valid UTF-8 at byte {at}")
+            }
+            SseErrorKind::Incomplete { discarded } => write!(
+                f,
+                "SSE stream ended inside a frame starting at byte {at} ({discarded} bytes discarded)"
+            ),
+            SseErrorKind::InvalidField { field } => write!(
+                f,
+                "SSE `{field}` value cannot be encoded: line break or NUL at index {at}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SseError {}
+
+/// The field of a line, once its name is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Data,
+    Event,
+    Id,
+    Retry,
+}
+
+impl Field {
+    fn from_name(name: &[u8]) -> Option<Field> {
+        match name {
+            b"data" => Some(Field::Data),
+            b"event" => Some(Field::Event),
+            b"id" => Some(Field::Id),
+            b"retry" => Some(Field::Retry),
+            _ => None,
+        }
+    }
+}
+
+/// The longest known field name (`event`, `retry`).
+const MAX_NAME: usize = 5;
+
+/// Where the decoder is inside a line that started in an earlier chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    /// At the start of a line.
+    Start,
+    /// In the field name (kept in `name`), no colon seen yet.
+    Name,
+    /// Just after the colon of a comment.
+    CommentSpace,
+    /// In a comment (kept in `comment_buf`).
+    Comment,
+    /// Just after the colon of a field.
+    Space(Field),
+    /// In a field value.
+    Value(Field),
+    /// In a line whose rest does not matter (unknown field, or a skipped frame).
+    Skip,
+}
+
+/// Where a byte string handed out lies.
+#[derive(Clone, Copy, Debug)]
+enum Src {
+    /// `chunk[start..end]` of the chunk being decoded.
+    Chunk(usize, usize),
+    /// The decoder's own buffer for it.
+    Buf,
+}
+
+/// The bytes `src` names.
+fn src_bytes<'a>(src: Src, chunk: &'a [u8], buf: &'a [u8]) -> &'a [u8] {
+    match src {
+        Src::Chunk(start, end) => chunk.get(start..end).unwrap_or_default(),
+        Src::Buf => buf,
+    }
+}
+
+/// A dispatched frame, before it borrows anything.
+#[derive(Clone, Copy, Debug)]
+struct FrameDesc {
+    data: Src,
+    event: bool,
+    id: bool,
+    data_offset: u64,
+}
+
+/// What one decoding step found, before it borrows anything.
+#[derive(Debug)]
+enum Out {
+    Frame(FrameDesc),
+    Comment(Src),
+    Retry(u64),
+    LastEventId,
+    Err(SseError),
+}
+
+/// Parses a `retry` value incrementally: all ASCII digits, at least one.
+#[derive(Clone, Copy, Debug)]
+struct RetryParse {
+    value: u64,
+    digits: bool,
+    ok: bool,
+}
+
+impl RetryParse {
+    const NEW: RetryParse = RetryParse {
+        value: 0,
+        digits: false,
+        ok: true,
+    };
+
+    fn push(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if b.is_ascii_digit() {
+                self.value = self
+                    .value
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(b - b'0'));
+                self.digits = true;
+            } else {
+                self.ok = false;
+            }
+        }
+    }
+
+    fn result(&self) -> Option<u64> {
+        (self.ok && self.digits).then_some(self.value)
+    }
+}
+
+/// A streaming SSE decoder: feed it chunks, take frames out.
+///
+/// One decoder decodes one stream; [`finish`](SseDecoder::finish) ends the stream and readies
+/// the decoder for the next one (after a reconnection), keeping
+/// [`last_event_id`](SseDecoder::last_event_id) and [`retry`](SseDecoder::retry).
+///
+/// ```
+/// use agui_wire::sse::{SseDecoder, SseOptions};
+/// let mut decoder = SseDecoder::new(SseOptions::default());
+/// let mut frames = Vec::new();
+/// for chunk in [&b"id: 1\ndata: a\r"[..], b"\n\r", b"\ndata: b\n\n"] {
+///     let mut feed = decoder.feed(chunk);
+///     while let Some(frame) = feed.next() {
+///         frames.push(String::from_utf8(frame?.data.to_vec()).unwrap());
+///     }
+/// }
+/// assert_eq!(frames, ["a", "b"]);
+/// assert_eq!(decoder.last_event_id(), "1");
+/// decoder.finish()?;
+/// # Ok::<(), agui_wire::sse::SseError>(())
+/// ```
+#[derive(Debug)]
+pub struct SseDecoder {
+    options: SseOptions,
+    /// Stream offset of the current chunk's first byte (of the next chunk between feeds).
+    base: u64,
+    /// Whether the start of the stream is past (a BOM is stripped only there).
+    bom_done: bool,
+    /// How many BOM bytes were matched in earlier chunks while `!bom_done`.
+    bom_matched: usize,
+    /// The last chunk ended with a CR: a LF starting the next one belongs to it.
+    skip_lf: bool,
+    line: Line,
+    name: [u8; MAX_NAME],
+    name_len: usize,
+    /// Stream offset of the current field value's first byte.
+    value_start: u64,
+    frame_started: bool,
+    /// Stream offset of the current frame's first byte.
+    frame_start: u64,
+    /// After an error: ignore lines up to the blank line.
+    skipping: bool,
+    /// A frame was handed out; reset the frame state before going on.
+    dispatched: bool,
+    data_lines: usize,
+    data: Src,
+    data_offset: u64,
+    data_buf: Vec<u8>,
+    event_buf: Vec<u8>,
+    id_tmp: Vec<u8>,
+    id_pending: String,
+    id_set: bool,
+    retry_parse: RetryParse,
+    comment_buf: Vec<u8>,
+    last_id: String,
+    retry: Option<u64>,
+}
+
+impl Default for SseDecoder {
+    fn default() -> Self {
+        SseDecoder::new(SseOptions::default())
+    }
+}
+
+impl SseDecoder {
+    /// A decoder at the start of a stream.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let decoder = SseDecoder::new(SseOptions::new());
+    /// assert_eq!(decoder.offset(), 0);
+    /// ```
+    #[must_use]
+    pub fn new(options: SseOptions) -> Self {
+        SseDecoder {
+            options,
+            base: 0,
+            bom_done: false,
+            bom_matched: 0,
+            skip_lf: false,
+            line: Line::Start,
+            name: [0; MAX_NAME],
+            name_len: 0,
+            value_start: 0,
+            frame_started: false,
+            frame_start: 0,
+            skipping: false,
+            dispatched: false,
+            data_lines: 0,
+            data: Src::Buf,
+            data_offset: 0,
+            data_buf: Vec::new(),
+            event_buf: Vec::new(),
+            id_tmp: Vec::new(),
+            id_pending: String::new(),
+            id_set: false,
+            retry_parse: RetryParse::NEW,
+            comment_buf: Vec::new(),
+            last_id: String::new(),
+            retry: None,
+        }
+    }
+
+    /// The options the decoder was made with.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let options = SseOptions::new().with_max_frame_bytes(99);
+    /// assert_eq!(SseDecoder::new(options).options(), options);
+    /// ```
+    #[must_use]
+    pub fn options(&self) -> SseOptions {
+        self.options
+    }
+
+    /// Decodes the next chunk of the stream. The returned [`SseFeed`] hands out the frames (and
+    /// other items) the chunk completes, in stream order.
+    ///
+    /// Dropping the feed before it returned `None` still decodes the rest of the chunk, so the
+    /// decoder stays in step with the stream, but the frames and errors in it are lost.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// let mut feed = decoder.feed(b"data: 1\n\ndata: 2\n\ndata: 3");
+    /// assert_eq!(feed.next().unwrap()?.data, b"1");
+    /// assert_eq!(feed.next().unwrap()?.data, b"2");
+    /// assert!(feed.next().is_none()); // frame 3 waits for more bytes
+    /// # Ok::<(), agui_wire::sse::SseError>(())
+    /// ```
+    #[must_use = "the feed hands out the frames; dropping it discards them"]
+    pub fn feed<'d, 'c>(&'d mut self, chunk: &'c [u8]) -> SseFeed<'d, 'c> {
+        SseFeed {
+            decoder: self,
+            chunk,
+            pos: 0,
+            done: false,
+        }
+    }
+
+    /// Ends the stream. An unterminated final frame is discarded, as the standard says, and
+    /// reported as [`SseErrorKind::Incomplete`] (any bytes after the last blank line count, even
+    /// a lone comment line). Afterwards the decoder is ready for a new stream: offsets start at
+    /// 0 again and a BOM is stripped again; [`last_event_id`](SseDecoder::last_event_id) and
+    /// [`retry`](SseDecoder::retry) are kept, as a reconnecting client needs them.
+    ///
+    /// # Errors
+    ///
+    /// [`SseErrorKind::Incomplete`] when the stream ended inside a frame.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// drop(decoder.feed(b"data: 1\n\n"));
+    /// assert!(decoder.finish().is_ok());
+    /// drop(decoder.feed(b"data: 2\n"));
+    /// assert!(decoder.finish().is_err());
+    /// ```
+    pub fn finish(&mut self) -> Result<(), SseError> {
+        if self.dispatched {
+            self.reset_frame();
+        }
+        let pending = if !self.bom_done && self.bom_matched > 0 {
+            Some((self.bom_matched as u64, 0))
+        } else if self.frame_started {
+            Some((self.base.saturating_sub(self.frame_start), self.frame_start))
+        } else {
+            None
+        };
+        self.reset_frame();
+        self.base = 0;
+        self.bom_done = false;
+        self.bom_matched = 0;
+        self.skip_lf = false;
+        self.line = Line::Start;
+        self.name_len = 0;
+        match pending {
+            Some((discarded, at)) if discarded > 0 => {
+                Err(SseError::new(SseErrorKind::Incomplete { discarded }, at))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The last event ID: the value of the last `id:` line of a frame ended by a blank line, in
+    /// this or an earlier stream (empty when none). A reconnecting client sends it as
+    /// `Last-Event-ID`.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// drop(decoder.feed(b"id: 41\ndata: a\n\ndata: b\n\nid: 42\n")); // dropping decodes it all
+    /// assert_eq!(decoder.last_event_id(), "41"); // `id: 42` waits for its blank line
+    /// ```
+    #[must_use]
+    pub fn last_event_id(&self) -> &str {
+        &self.last_id
+    }
+
+    /// The reconnection time in milliseconds set by the last valid `retry:` line, if any.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// drop(decoder.feed(b"retry: 2500\nretry: soon\n\n"));
+    /// assert_eq!(decoder.retry(), Some(2500));
+    /// ```
+    #[must_use]
+    pub fn retry(&self) -> Option<u64> {
+        self.retry
+    }
+
+    /// How many bytes of the current stream were fed so far.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// drop(decoder.feed(b"data: 1\n"));
+    /// assert_eq!(decoder.offset(), 8);
+    /// ```
+    #[must_use]
+    pub fn offset(&self) -> u64 {
+        self.base
+    }
+
+    // ----- the engine -------------------------------------------------------------------------
+    //
+    // `advance` decodes `chunk` from `*pos` until something is found, and returns a description
+    // of it that borrows nothing (`Out`); `frame` / `item` then make the borrowed view. Ranges
+    // into the chunk (`Src::Chunk`) are only valid until `end_chunk`, which every user of the
+    // engine calls once the chunk is used up, and which copies a pending frame's data into
+    // `data_buf`. All chunk accesses go through `get`, so even a broken invariant cannot panic.
+
+    /// Decodes from `chunk[*pos..]` until an item is complete or the chunk is used up.
+    fn advance(&mut self, chunk: &[u8], pos: &mut usize) -> Option<Out> {
+        if self.dispatched {
+            self.reset_frame();
+        }
+        while *pos < chunk.len() {
+            if let Some(out) = self.line_step(chunk, pos) {
+                return Some(out);
+            }
+        }
+        None
+    }
+
+    /// Called once `chunk` is fully decoded: keeps what a pending frame borrows from it.
+    fn end_chunk(&mut self, chunk: &[u8]) {
+        if self.dispatched {
+            self.reset_frame();
+        }
+        self.own_data(chunk);
+        self.base = self.base.saturating_add(chunk.len() as u64);
+    }
+
+    fn reset_frame(&mut self) {
+        self.dispatched = false;
+        self.frame_started = false;
+        self.skipping = false;
+        self.data_lines = 0;
+        self.data = Src::Buf;
+        self.event_buf.clear();
+        self.id_set = false;
+    }
+
+    /// Moves chunk-borrowed data into `data_buf`.
+    fn own_data(&mut self, chunk: &[u8]) {
+        if let Src::Chunk(start, end) = self.data {
+            self.data_buf.clear();
+            self.data_buf
+                .extend_from_slice(chunk.get(start..end).unwrap_or_default());
+            self.data = Src::Buf;
+        }
+    }
+
+    fn abs(&self, pos: usize) -> u64 {
+        self.base.saturating_add(pos as u64)
+    }
+
+    /// Decodes one line, the start of one (at the chunk's end) or the rest of one.
+    fn line_step(&mut self, chunk: &[u8], pos: &mut usize) -> Option<Out> {
+        let start = *pos;
+        let rest = chunk.get(start..).unwrap_or_default();
+        let &first = rest.first()?;
+        if self.skip_lf {
+            self.skip_lf = false;
+            if first == b'\n' {
+                *pos = start + 1;
+                return None;
+            }
+        }
+        if !self.bom_done {
+            return self.bom_step(chunk, pos);
+        }
+        if self.line == Line::Start && (first == b'\n' || first == b'\r') {
+            *pos = start + self.terminator(chunk, start);
+            return self.blank_line();
+        }
+        match memchr2(b'\n', b'\r', rest) {
+            Some(len) => {
+                let end = start + len;
+                let out = if self.line == Line::Start {
+                    if !self.frame_started
+                        && let Some(out) = self.lone_data_frame(chunk, start, end, pos)
+                    {
+                        return Some(out);
+                    }
+                    self.whole_line(chunk, start, end)
+                } else {
+                    self.piece(
+                        chunk,
+                        rest.get(..len).unwrap_or_default(),
+                        self.abs(start),
+                        true,
+                    )
+                };
+                *pos = end + self.terminator(chunk, end);
+                out
+            }
+            None => {
+                *pos = chunk.len();
+                self.piece(chunk, rest, self.abs(start), false)
+            }
+        }
+    }
+
+    /// The length of the line end at `chunk[at]` (a CR or LF).
+    fn terminator(&mut self, chunk: &[u8], at: usize) -> usize {
+        if chunk.get(at) == Some(&b'\r') {
+            match chunk.get(at + 1) {
+                Some(b'\n') => return 2,
+                None => self.skip_lf = true,
+                Some(_) => {}
+            }
+        }
+        1
+    }
+
+    /// Strips a BOM at the stream start, even one split across chunks.
+    fn bom_step(&mut self, chunk: &[u8], pos: &mut usize) -> Option<Out> {
+        let rest = chunk.get(*pos..).unwrap_or_default();
+        let want = BOM.get(self.bom_matched..).unwrap_or_default();
+        let same = rest.iter().zip(want).take_while(|(a, b)| a == b).count();
+        if same == want.len() {
+            *pos += same;
+            self.bom_done = true;
+            return None;
+        }
+        if same == rest.len() {
+            // A prefix of the BOM so far; it is decided by the next chunk.
+            *pos += same;
+            self.bom_matched += same;
+            return None;
+        }
+        // Not a BOM: the bytes matched in this chunk are decoded from the chunk as usual, those
+        // matched in earlier chunks (the whole stream so far) are replayed here.
+        self.bom_done = true;
+        let held = BOM.get(..self.bom_matched).unwrap_or_default();
+        self.bom_matched = 0;
+        if held.is_empty() {
+            return None;
+        }
+        let at = self.base.saturating_sub(held.len() as u64);
+        self.piece(chunk, held, at, false)
+    }
+
+    /// Starts a line at stream offset `at`; then checks that the frame stays within the limit
+    /// up to `end`. Returns an error, after which the frame is skipped.
+    fn check_line(&mut self, at: u64, end: u64) -> Option<Out> {
+        if !self.frame_started {
+            self.frame_started = true;
+            self.frame_start = at;
+        }
+        if self.skipping {
+            return None;
+        }
+        let max = self.options.max_frame_bytes;
+        if end.saturating_sub(self.frame_start) > max as u64 {
+            return Some(self.fail(
+                SseErrorKind::FrameTooLong {
+                    max_frame_bytes: max,
+                },
+                self.frame_start,
+            ));
+        }
+        None
+    }
+
+    fn fail(&mut self, kind: SseErrorKind, offset: u64) -> Out {
+        self.skipping = true;
+        Out::Err(SseError::new(kind, offset))
+    }
+
+    /// A blank line: dispatch.
+    fn blank_line(&mut self) -> Option<Out> {
+        if self.skipping || !self.frame_started {
+            self.reset_frame();
+            return None;
+        }
+        let id = self.id_set;
+        if id {
+            std::mem::swap(&mut self.last_id, &mut self.id_pending);
+        }
+        if self.data_lines == 0 {
+            self.reset_frame();
+            return id.then_some(Out::LastEventId);
+        }
+        self.dispatched = true;
+        Some(Out::Frame(FrameDesc {
+            data: self.data,
+            event: !self.event_buf.is_empty(),
+            id,
+            data_offset: self.data_offset,
+        }))
+    }
+
+    /// The common case, in one step: at the start of a frame, a `data:` line `chunk[start..end]`
+    /// directly followed by a blank line, both in the chunk. Dispatches it without touching the
+    /// frame state (which is clean at a frame start); `None` leaves everything to the general
+    /// path.
+    fn lone_data_frame(
+        &mut self,
+        chunk: &[u8],
+        start: usize,
+        end: usize,
+        pos: &mut usize,
+    ) -> Option<Out> {
+        let line = chunk.get(start..end)?;
+        if !line.starts_with(b"data:") || line.len() > self.options.max_frame_bytes {
+            return None;
+        }
+        let blank = match chunk.get(end) {
+            Some(b'\r') => end + 1 + usize::from(chunk.get(end + 1) == Some(&b'\n')),
+            _ => end + 1,
+        };
+        // (After a CR at the chunk end there is no byte here, and the general path waits.)
+        if !matches!(chunk.get(blank), Some(b'\n' | b'\r')) {
+            return None;
+        }
+        *pos = blank + self.terminator(chunk, blank);
+        let value = start + 5 + usize::from(line.get(5) == Some(&b' '));
+        Some(Out::Frame(FrameDesc {
+            data: Src::Chunk(value, end),
+            event: false,
+            id: false,
+            data_offset: self.abs(value),
+        }))
+    }
+
+    /// A non-blank line lying whole in the chunk: `chunk[start..end]`. The fast path, which
+    /// borrows the value of a frame's first `data:` line.
+    fn whole_line(&mut self, chunk: &[u8], start: usize, end: usize) -> Option<Out> {
+        let (at, end_at) = (self.abs(start), self.abs(end));
+        if let Some(err) = self.check_line(at, end_at) {
+            return Some(err);
+        }
+        if self.skipping {
+            return None;
+        }
+        let line = chunk.get(start..end).unwrap_or_default();
+        let (field, mut value_pos) = if line.starts_with(b"data:") {
+            (Some(Field::Data), start + 5)
+        } else if line.first() == Some(&b':') {
+            let text = start + 1 + usize::from(line.get(1) == Some(&b' '));
+            return Some(Out::Comment(Src::Chunk(text, end)));
+        } else {
+            match memchr(b':', line) {
+                Some(colon) => (
+                    Field::from_name(line.get(..colon).unwrap_or_default()),
+                    start + colon + 1,
+                ),
+                None => (Field::from_name(line), end),
+            }
+        };
+        let field = field?;
+        if chunk.get(value_pos) == Some(&b' ') && value_pos < end {
+            value_pos += 1;
+        }
+        let value = chunk.get(value_pos..end).unwrap_or_default();
+        if field == Field::Data && self.data_lines == 0 {
+            self.data_lines = 1;
+            self.data = Src::Chunk(value_pos, end);
+            self.data_offset = self.abs(value_pos);
+            return None;
+        }
+        self.begin_field(field, chunk);
+        self.start_value(field, self.abs(value_pos));
+        self.value_bytes(field, value);
+        self.end_field(field)
+    }
+
+    /// Part of a line that does not lie whole in the chunk: `bytes` (not necessarily from the
+    /// chunk) start at stream offset `at`; `complete` if the line ends right after them.
+    fn piece(&mut self, chunk: &[u8], bytes: &[u8], at: u64, complete: bool) -> Option<Out> {
+        let end_at = at.saturating_add(bytes.len() as u64);
+        if self.line == Line::Start {
+            self.name_len = 0;
+        }
+        if let Some(err) = self.check_line(at, end_at) {
+            self.line = if complete { Line::Start } else { Line::Skip };
+            return Some(err);
+        }
+        if self.skipping {
+            self.line = if complete { Line::Start } else { Line::Skip };
+            return None;
+        }
+        let mut rest = bytes;
+        loop {
+            match self.line {
+                Line::Start => match rest.split_first() {
+                    Some((b':', tail)) => {
+                        self.comment_buf.clear();
+                        self.line = Line::CommentSpace;
+                        rest = tail;
+                    }
+                    _ => self.line = Line::Name,
+                },
+                Line::Name => {
+                    let colon = memchr(b':', rest);
+                    let part = rest.get(..colon.unwrap_or(rest.len())).unwrap_or_default();
+                    let known = self
+                        .name
+                        .get_mut(self.name_len..self.name_len + part.len())
+                        .map(|slot| slot.copy_from_slice(part))
+                        .is_some();
+                    if !known {
+                        // Longer than any known field name.
+                        self.line = Line::Skip;
+                        continue;
+                    }
+                    self.name_len += part.len();
+                    let name = self.name.get(..self.name_len).unwrap_or_default();
+                    let field = Field::from_name(name);
+                    match colon {
+                        Some(colon) => {
+                            rest = rest.get(colon + 1..).unwrap_or_default();
+                            match field {
+                                Some(field) => {
+                                    self.begin_field(field, chunk);
+                                    self.line = Line::Space(field);
+                                }
+                                None => self.line = Line::Skip,
+                            }
+                        }
+                        None if complete => {
+                            self.line = Line::Start;
+                            let field = field?;
+                            self.begin_field(field, chunk);
+                            self.start_value(field, end_at);
+                            return self.end_field(field);
+                        }
+                        None => return None,
+                    }
+                }
+                Line::CommentSpace => match rest.split_first() {
+                    Some((b' ', tail)) => {
+                        rest = tail;
+                        self.line = Line::Comment;
+                    }
+                    Some(_) => self.line = Line::Comment,
+                    None if complete => self.line = Line::Comment,
+                    None => return None,
+                },
+                Line::Comment => {
+                    self.comment_buf.extend_from_slice(rest);
+                    if !complete {
+                        return None;
+                    }
+                    self.line = Line::Start;
+                    return Some(Out::Comment(Src::Buf));
+                }
+                Line::Space(field) => {
+                    let value_at = end_at.saturating_sub(rest.len() as u64);
+                    match rest.split_first() {
+                        Some((b' ', tail)) => {
+                            rest = tail;
+                            self.start_value(field, value_at + 1);
+                        }
+                        Some(_) => self.start_value(field, value_at),
+                        None if complete => self.start_value(field, value_at),
+                        None => return None,
+                    }
+                    self.line = Line::Value(field);
+                }
+                Line::Value(field) => {
+                    self.value_bytes(field, rest);
+                    if !complete {
+                        return None;
+                    }
+                    self.line = Line::Start;
+                    return self.end_field(field);
+                }
+                Line::Skip => {
+                    if complete {
+                        self.line = Line::Start;
+                    }
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// The field's name is known: prepare its value.
+    fn begin_field(&mut self, field: Field, chunk: &[u8]) {
+        match field {
+            Field::Data => {
+                if self.data_lines == 0 {
+                    self.data_buf.clear();
+                    self.data = Src::Buf;
+                } else {
+                    self.own_data(chunk);
+                    self.data_buf.push(b'\n');
+                }
+                self.data_lines += 1;
+            }
+            Field::Event => self.event_buf.clear(),
+            Field::Id => self.id_tmp.clear(),
+            Field::Retry => self.retry_parse = RetryParse::NEW,
+        }
+    }
+
+    /// The value's first byte is at stream offset `at`.
+    fn start_value(&mut self, field: Field, at: u64) {
+        self.value_start = at;
+        if field == Field::Data && self.data_lines == 1 {
+            self.data_offset = at;
+        }
+    }
+
+    fn value_bytes(&mut self, field: Field, bytes: &[u8]) {
+        match field {
+            Field::Data => self.data_buf.extend_from_slice(bytes),
+            Field::Event => self.event_buf.extend_from_slice(bytes),
+            Field::Id => self.id_tmp.extend_from_slice(bytes),
+            Field::Retry => self.retry_parse.push(bytes),
+        }
+    }
+
+    /// The line ended: apply the field.
+    fn end_field(&mut self, field: Field) -> Option<Out> {
+        match field {
+            Field::Data => None,
+            Field::Event => match std::str::from_utf8(&self.event_buf) {
+                Ok(_) => None,
+                Err(e) => {
+                    let at = self.value_start.saturating_add(e.valid_up_to() as u64);
+                    Some(self.fail(SseErrorKind::InvalidUtf8 { field: "event" }, at))
+                }
+            },
+            Field::Id => {
+                if memchr(0, &self.id_tmp).is_some() {
+                    return None;
+                }
+                match std::str::from_utf8(&self.id_tmp) {
+                    Ok(id) => {
+                        self.id_pending.clear();
+                        self.id_pending.push_str(id);
+                        self.id_set = true;
+                        None
+                    }
+                    Err(e) => {
+                        let at = self.value_start.saturating_add(e.valid_up_to() as u64);
+                        Some(self.fail(SseErrorKind::InvalidUtf8 { field: "id" }, at))
+                    }
+                }
+            }
+            Field::Retry => {
+                let value = self.retry_parse.result()?;
+                self.retry = Some(value);
+                Some(Out::Retry(value))
+            }
+        }
+    }
+
+    fn frame<'a>(&'a self, desc: FrameDesc, chunk: &'a [u8]) -> SseFrame<'a> {
+        SseFrame {
+            event: if desc.event {
+                std::str::from_utf8(&self.event_buf).ok()
+            } else {
+                None
+            },
+            data: src_bytes(desc.data, chunk, &self.data_buf),
+            id: desc.id.then_some(self.last_id.as_str()),
+            data_offset: desc.data_offset,
+        }
+    }
+
+    fn item<'a>(&'a self, out: Out, chunk: &'a [u8]) -> Result<SseItem<'a>, SseError> {
+        Ok(match out {
+            Out::Frame(desc) => SseItem::Frame(self.frame(desc, chunk)),
+            Out::Comment(src) => SseItem::Comment(src_bytes(src, chunk, &self.comment_buf)),
+            Out::Retry(value) => SseItem::Retry(value),
+            Out::LastEventId => SseItem::LastEventId(&self.last_id),
+            Out::Err(err) => return Err(err),
+        })
+    }
+}
+
+/// The frames one chunk completes: see [`SseDecoder::feed`].
+///
+/// Its `next` methods lend: a frame borrows the feed until the next call, which is why this is
+/// not a [`std::iter::Iterator`]. Loop with `while let`.
+///
+/// ```
+/// use agui_wire::sse::{SseDecoder, SseOptions};
+/// let mut decoder = SseDecoder::new(SseOptions::default());
+/// let mut feed = decoder.feed(b"data: {\"type\":\"RUN_STARTED\"}\n\n");
+/// while let Some(frame) = feed.next() {
+///     let frame = frame?;
+///     assert_eq!(frame.data_str(), Ok("{\"type\":\"RUN_STARTED\"}"));
+/// }
+/// # Ok::<(), agui_wire::sse::SseError>(())
+/// ```
+#[derive(Debug)]
+pub struct SseFeed<'d, 'c> {
+    decoder: &'d mut SseDecoder,
+    chunk: &'c [u8],
+    pos: usize,
+    done: bool,
+}
+
+impl SseFeed<'_, '_> {
+    fn advance(&mut self) -> Option<Out> {
+        if self.done {
+            return None;
+        }
+        let out = self.decoder.advance(self.chunk, &mut self.pos);
+        if out.is_none() {
+            self.decoder.end_chunk(self.chunk);
+            self.done = true;
+        }
+        out
+    }
+
+    /// The next frame (dispatched event) or error, or `None` once the chunk is used up.
+    /// Comments, `retry` and id-only frames are skipped (they still update
+    /// [`last_event_id`](SseFeed::last_event_id) and [`retry`](SseFeed::retry)).
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// let mut feed = decoder.feed(b": hi\n\ndata: a\ndata: b\n\n");
+    /// assert_eq!(feed.next().unwrap()?.data, b"a\nb");
+    /// assert!(feed.next().is_none());
+    /// # Ok::<(), agui_wire::sse::SseError>(())
+    /// ```
+    #[allow(clippy::should_implement_trait)] // a lending iterator cannot implement `Iterator`
+    pub fn next(&mut self) -> Option<Result<SseFrame<'_>, SseError>> {
+        loop {
+            match self.advance()? {
+                Out::Frame(desc) => return Some(Ok(self.decoder.frame(desc, self.chunk))),
+                Out::Err(err) => return Some(Err(err)),
+                Out::Comment(_) | Out::Retry(_) | Out::LastEventId => {}
+            }
+        }
+    }
+
+    /// The next item of any kind (frame, comment, retry, id-only frame) or error, or `None` once
+    /// the chunk is used up. For a proxy that passes everything on.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseItem, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// let mut feed = decoder.feed(b": keep-alive\n\n");
+    /// assert_eq!(feed.next_item().unwrap()?, SseItem::Comment(b"keep-alive"));
+    /// # Ok::<(), agui_wire::sse::SseError>(())
+    /// ```
+    pub fn next_item(&mut self) -> Option<Result<SseItem<'_>, SseError>> {
+        let out = self.advance()?;
+        Some(self.decoder.item(out, self.chunk))
+    }
+
+    /// The decoder's [`last_event_id`](SseDecoder::last_event_id) so far.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// let mut feed = decoder.feed(b"id: 5\ndata: a\n\ndata: b\n\n");
+    /// let _ = feed.next();
+    /// let _ = feed.next();
+    /// assert_eq!(feed.last_event_id(), "5");
+    /// ```
+    #[must_use]
+    pub fn last_event_id(&self) -> &str {
+        self.decoder.last_event_id()
+    }
+
+    /// The decoder's [`retry`](SseDecoder::retry) so far.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// let mut feed = decoder.feed(b"retry: 10\n\ndata: a\n\n");
+    /// let _ = feed.next();
+    /// assert_eq!(feed.retry(), Some(10));
+    /// ```
+    #[must_use]
+    pub fn retry(&self) -> Option<u64> {
+        self.decoder.retry()
+    }
+
+    /// The stream offset decoding has reached: just after the last item handed out.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseOptions};
+    /// let mut decoder = SseDecoder::new(SseOptions::default());
+    /// let mut feed = decoder.feed(b"data: a\n\ndata: b\n\n");
+    /// let _ = feed.next();
+    /// assert_eq!(feed.offset(), 9);
+    /// ```
+    #[must_use]
+    pub fn offset(&self) -> u64 {
+        if self.done {
+            self.decoder.base
+        } else {
+            self.decoder.abs(self.pos)
+        }
+    }
+}
+
+impl Drop for SseFeed<'_, '_> {
+    fn drop(&mut self) {
+        while self.advance().is_some() {}
+    }
+}
+
+/// Checks that `value` can be an `event` or `id` value.
+fn check_field(value: &str, field: &'static str, nul: bool) -> Result<(), SseError> {
+    let bad = value
+        .bytes()
+        .position(|b| b == b'\n' || b == b'\r' || (nul && b == 0));
+    match bad {
+        Some(at) => Err(SseError::new(
+            SseErrorKind::InvalidField { field },
+            at as u64,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Writes `text` as lines, each after `prefix`, splitting at every CR, LF or CRLF.
+fn write_lines(out: &mut Vec<u8>, prefix: &[u8], text: &[u8]) {
+    let mut rest = text;
+    loop {
+        out.extend_from_slice(prefix);
+        match memchr2(b'\n', b'\r', rest) {
+            Some(end) => {
+                out.extend_from_slice(rest.get(..end).unwrap_or_default());
+                out.push(b'\n');
+                let crlf = rest.get(end..end + 2) == Some(b"\r\n");
+                rest = rest.get(end + 1 + usize::from(crlf)..).unwrap_or_default();
+            }
+            None => {
+                out.extend_from_slice(rest);
+                out.push(b'\n');
+                return;
+            }
+        }
+    }
+}
+
+/// Appends one event with only data to `out`: `data: <line>\n` for every line of `data`, then a
+/// blank line. For compact JSON this is the official encoders' `data: <json>\n\n`.
+///
+/// Data with line breaks is split into several `data:` lines, so it decodes back to the same
+/// bytes, except that SSE cannot carry a CR: a CRLF or lone CR in `data` decodes as LF.
+///
+/// ```
+/// use agui_wire::sse::encode_frame;
+/// let mut out = Vec::new();
+/// encode_frame(&mut out, b"{\"type\":\"RUN_STARTED\"}");
+/// encode_frame(&mut out, b"two\nlines");
+/// assert_eq!(out, b"data: {\"type\":\"RUN_STARTED\"}\n\ndata: two\ndata: lines\n\n");
+/// ```
+pub fn encode_frame(out: &mut Vec<u8>, data: &[u8]) {
+    out.reserve(data.len() + 8);
+    write_lines(out, b"data: ", data);
+    out.push(b'\n');
+}
+
+/// Appends one event to `out`: an `event:` line and an `id:` line when given, then the data as
+/// [`encode_frame`] writes it. Nothing is written on error.
+///
+/// # Errors
+///
+/// [`SseErrorKind::InvalidField`] if `event` holds a CR or LF, or `id` a CR, LF or NUL (a
+/// decoder would ignore such an id).
+///
+/// ```
+/// use agui_wire::sse::encode_event;
+/// let mut out = Vec::new();
+/// encode_event(&mut out, Some("agui"), Some("42"), b"{}")?;
+/// assert_eq!(out, b"event: agui\nid: 42\ndata: {}\n\n");
+/// # Ok::<(), agui_wire::sse::SseError>(())
+/// ```
+pub fn encode_event(
+    out: &mut Vec<u8>,
+    event: Option<&str>,
+    id: Option<&str>,
+    data: &[u8],
+) -> Result<(), SseError> {
+    if let Some(event) = event {
+        check_field(event, "event", false)?;
+    }
+    if let Some(id) = id {
+        check_field(id, "id", true)?;
+    }
+    if let Some(event) = event {
+        out.extend_from_slice(b"event: ");
+        out.extend_from_slice(event.as_bytes());
+        out.push(b'\n');
+    }
+    if let Some(id) = id {
+        out.extend_from_slice(b"id: ");
+        out.extend_from_slice(id.as_bytes());
+        out.push(b'\n');
+    }
+    encode_frame(out, data);
+    Ok(())
+}
+
+/// Appends a comment block to `out`: `: <line>\n` for every line of `text`, then a blank line
+/// (which dispatches nothing). `encode_comment(out, b"keep-alive")` is the usual keep-alive.
+///
+/// ```
+/// use agui_wire::sse::encode_comment;
+/// let mut out = Vec::new();
+/// encode_comment(&mut out, b"keep-alive");
+/// assert_eq!(out, b": keep-alive\n\n");
+/// ```
+pub fn encode_comment(out: &mut Vec<u8>, text: &[u8]) {
+    write_lines(out, b": ", text);
+    out.push(b'\n');
+}
+
+/// Appends a `retry: <milliseconds>` line and a blank line to `out`.
+///
+/// ```
+/// use agui_wire::sse::encode_retry;
+/// let mut out = Vec::new();
+/// encode_retry(&mut out, 3000);
+/// assert_eq!(out, b"retry: 3000\n\n");
+/// ```
+pub fn encode_retry(out: &mut Vec<u8>, milliseconds: u64) {
+    out.extend_from_slice(b"retry: ");
+    let mut digits = [0u8; 20];
+    let mut n = milliseconds;
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || at == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(digits.get(at..).unwrap_or_default());
+    out.extend_from_slice(b"\n\n");
+}
+
+/// An error of an [`SseReader`]: reading failed, or the stream is not valid SSE.
+///
+/// ```
+/// use agui_wire::sse::{SseReadError, SseReader};
+/// let mut reader = SseReader::new(&b"data: cut"[..]);
+/// match reader.next() {
+///     Some(Err(SseReadError::Sse(err))) => assert_eq!(err.offset(), 0),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+#[derive(Debug)]
+pub enum SseReadError {
+    /// The reader failed.
+    Io(io::Error),
+    /// The stream is not valid SSE, or ended inside a frame.
+    Sse(SseError),
+}
+
+impl fmt::Display for SseReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SseReadError::Io(err) => write!(f, "reading the SSE stream failed: {err}"),
+            SseReadError::Sse(err) => err.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SseReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SseReadError::Io(err) => Some(err),
+            SseReadError::Sse(err) => Some(err),
+        }
+    }
+}
+
+impl From<io::Error> for SseReadError {
+    fn from(err: io::Error) -> Self {
+        SseReadError::Io(err)
+    }
+}
+
+impl From<SseError> for SseReadError {
+    fn from(err: SseError) -> Self {
+        SseReadError::Sse(err)
+    }
+}
+
+/// The default read buffer size of an [`SseReader`]: 64 KiB.
+const READ_BUFFER: usize = 64 * 1024;
+
+/// Decodes SSE from a [`Read`], reusing one read buffer and the decoder's buffer.
+///
+/// Like [`SseFeed`] it lends each frame until the next call. At the end of the input it calls
+/// [`SseDecoder::finish`] and yields [`SseErrorKind::Incomplete`] if the stream was cut inside a
+/// frame. Reads that fail with [`io::ErrorKind::Interrupted`] are retried; other read errors are
+/// yielded, and calling again reads again.
+///
+/// ```
+/// use agui_wire::sse::SseReader;
+/// let input = &b"data: {\"type\":\"RUN_STARTED\"}\n\ndata: {\"type\":\"RUN_FINISHED\"}\n\n"[..];
+/// let mut reader = SseReader::new(input);
+/// let mut count = 0;
+/// while let Some(frame) = reader.next() {
+///     assert!(frame?.data.starts_with(b"{\"type\":\"RUN_"));
+///     count += 1;
+/// }
+/// assert_eq!(count, 2);
+/// # Ok::<(), agui_wire::sse::SseReadError>(())
+/// ```
+#[derive(Debug)]
+pub struct SseReader<R> {
+    inner: R,
+    decoder: SseDecoder,
+    buf: Vec<u8>,
+    len: usize,
+    pos: usize,
+    eof: bool,
+}
+
+impl<R: Read> SseReader<R> {
+    /// A reader with default options and a 64 KiB read buffer.
+    ///
+    /// ```
+    /// use agui_wire::sse::SseReader;
+    /// let mut reader = SseReader::new(&b"data: 1\n\n"[..]);
+    /// assert_eq!(reader.next().unwrap()?.data, b"1");
+    /// # Ok::<(), agui_wire::sse::SseReadError>(())
+    /// ```
+    pub fn new(inner: R) -> Self {
+        SseReader::with_options(inner, SseOptions::default(), READ_BUFFER)
+    }
+
+    /// A reader with the given decoder options and read buffer size (at least 1 byte).
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseOptions, SseReader};
+    /// let mut reader = SseReader::with_options(&b"data: 12\n\n"[..], SseOptions::default(), 3);
+    /// assert_eq!(reader.next().unwrap()?.data, b"12");
+    /// # Ok::<(), agui_wire::sse::SseReadError>(())
+    /// ```
+    pub fn with_options(inner: R, options: SseOptions, buffer_size: usize) -> Self {
+        SseReader {
+            inner,
+            decoder: SseDecoder::new(options),
+            buf: vec![0; buffer_size.max(1)],
+            len: 0,
+            pos: 0,
+            eof: false,
+        }
+    }
+
+    fn advance(&mut self) -> Option<Result<Out, io::Error>> {
+        loop {
+            if self.pos < self.len {
+                let chunk = self.buf.get(..self.len).unwrap_or_default();
+                if let Some(out) = self.decoder.advance(chunk, &mut self.pos) {
+                    return Some(Ok(out));
+                }
+            }
+            if self.len > 0 {
+                self.decoder
+                    .end_chunk(self.buf.get(..self.len).unwrap_or_default());
+                self.len = 0;
+                self.pos = 0;
+            }
+            if self.eof {
+                return None;
+            }
+            match self.inner.read(&mut self.buf) {
+                Ok(0) => {
+                    self.eof = true;
+                    return self.decoder.finish().err().map(|err| Ok(Out::Err(err)));
+                }
+                Ok(n) => self.len = n.min(self.buf.len()),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Some(Err(err)),
+            }
+        }
+    }
+
+    /// The next frame or error, or `None` at the end of the input. Comments, `retry` and id-only
+    /// frames are skipped, as by [`SseFeed::next`].
+    ///
+    /// ```
+    /// use agui_wire::sse::SseReader;
+    /// let mut reader = SseReader::new(&b": hi\n\ndata: x\n\n"[..]);
+    /// assert_eq!(reader.next().unwrap()?.data, b"x");
+    /// assert!(reader.next().is_none());
+    /// # Ok::<(), agui_wire::sse::SseReadError>(())
+    /// ```
+    #[allow(clippy::should_implement_trait)] // a lending iterator cannot implement `Iterator`
+    pub fn next(&mut self) -> Option<Result<SseFrame<'_>, SseReadError>> {
+        loop {
+            match self.advance()? {
+                Ok(Out::Frame(desc)) => {
+                    let chunk = self.buf.get(..self.len).unwrap_or_default();
+                    return Some(Ok(self.decoder.frame(desc, chunk)));
+                }
+                Ok(Out::Err(err)) => return Some(Err(SseReadError::Sse(err))),
+                Ok(Out::Comment(_) | Out::Retry(_) | Out::LastEventId) => {}
+                Err(err) => return Some(Err(SseReadError::Io(err))),
+            }
+        }
+    }
+
+    /// The next item of any kind or error, or `None` at the end of the input.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseItem, SseReader};
+    /// let mut reader = SseReader::new(&b"retry: 5\n\n"[..]);
+    /// assert!(matches!(reader.next_item(), Some(Ok(SseItem::Retry(5)))));
+    /// ```
+    pub fn next_item(&mut self) -> Option<Result<SseItem<'_>, SseReadError>> {
+        match self.advance()? {
+            Ok(out) => {
+                let chunk = self.buf.get(..self.len).unwrap_or_default();
+                Some(self.decoder.item(out, chunk).map_err(SseReadError::Sse))
+            }
+            Err(err) => Some(Err(SseReadError::Io(err))),
+        }
+    }
+
+    /// The decoder, for [`last_event_id`](SseDecoder::last_event_id) and
+    /// [`retry`](SseDecoder::retry).
+    ///
+    /// ```
+    /// use agui_wire::sse::SseReader;
+    /// let mut reader = SseReader::new(&b"id: 3\ndata: x\n\n"[..]);
+    /// let _ = reader.next();
+    /// assert_eq!(reader.decoder().last_event_id(), "3");
+    /// ```
+    #[must_use]
+    pub fn decoder(&self) -> &SseDecoder {
+        &self.decoder
+    }
+
+    /// The underlying reader.
+    ///
+    /// ```
+    /// use agui_wire::sse::SseReader;
+    /// let reader = SseReader::new(&b""[..]);
+    /// assert!(reader.into_inner().is_empty());
+    /// ```
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+}

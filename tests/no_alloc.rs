@@ -1,0 +1,92 @@
+//! After warm-up with a reused arena, parsing allocates nothing on the global heap.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+static COUNTING: AtomicBool = AtomicBool::new(false);
+
+// SAFETY: every method forwards to `System` with the caller's arguments unchanged; the counter
+// is a side effect that cannot affect the allocation.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: forwarded as is; the caller upholds `GlobalAlloc::alloc`'s contract.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was returned by `System.alloc` with this layout (via `alloc` above).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.load(Ordering::Relaxed) {
+            ALLOCS.fetch_add(1, Ordering::Relaxed);
+        }
+        // SAFETY: forwarded as is; `ptr`/`layout` come from this allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn corpus() -> Vec<Vec<u8>> {
+    let mut docs = Vec::new();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/samples");
+    for name in ["conversation.json", "conversation.compact.json"] {
+        if let Ok(b) = std::fs::read(format!("{dir}/{name}")) {
+            docs.push(b);
+        }
+    }
+    // A generated document: every role, parts, unknown fields in odd places, escapes.
+    let mut s = String::from(r#"{"x-trace":"abc","threadId":"t","runId":"r","messages":["#);
+    for i in 0..200 {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&match i % 5 {
+            0 => format!(r#"{{"role":"user","id":"u{i}","content":[{{"type":"text","text":"hi \"there\" \u00e9"}},{{"source":{{"value":"QUJD","type":"data","mimeType":"image/png"}},"type":"image","x":{{"y":[1,2]}}}}]}}"#),
+            1 => format!(r#"{{"id":"a{i}","role":"assistant","content":"ok","toolCalls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":"{{\"a\":1}}"}}}}],"unknown":true}}"#),
+            2 => format!(r#"{{"id":"t{i}","role":"tool","toolCallId":"c","content":"r","metadata":{{"k":null}}}}"#),
+            3 => format!(r#"{{"id":"s{i}","role":"system","content":"be nice"}}"#),
+            _ => format!(r#"{{"id":"x{i}","role":"activity","activityType":"PLAN","content":{{"s":[1,{{"d":2}}]}}}}"#),
+        });
+    }
+    s.push_str(r#"],"tools":[{"name":"f","description":"d","parameters":{"type":"object"}}],"state":{"a":[1,2,3]},"context":[{"description":"d","value":"v"}]}"#);
+    docs.push(s.into_bytes());
+    docs
+}
+
+#[test]
+fn parsing_with_a_reused_arena_allocates_nothing() {
+    let docs = corpus();
+    let mut arena = agui_wire::Bump::new();
+    // Warm up: let the arena grow to fit the largest document.
+    for _ in 0..2 {
+        for d in &docs {
+            arena.reset();
+            agui_wire::RunAgentInput::parse(d, &arena).expect("valid");
+        }
+    }
+    ALLOCS.store(0, Ordering::Relaxed);
+    COUNTING.store(true, Ordering::Relaxed);
+    let mut messages = 0;
+    for _ in 0..5 {
+        for d in &docs {
+            arena.reset();
+            let input = agui_wire::RunAgentInput::parse(d, &arena).expect("valid");
+            messages += input.messages.len();
+        }
+    }
+    COUNTING.store(false, Ordering::Relaxed);
+    assert!(messages > 1000);
+    assert_eq!(
+        ALLOCS.load(Ordering::Relaxed),
+        0,
+        "heap allocations during parsing"
+    );
+}
