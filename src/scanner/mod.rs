@@ -180,9 +180,14 @@ impl<'a> Cursor<'a> {
                 match unit {
                     0xD800..=0xDBFF => {
                         // A high surrogate must be followed by an escaped low surrogate.
-                        if self.bytes.get(at + 6) == Some(&b'\\')
-                            && self.bytes.get(at + 7) == Some(&b'u')
-                        {
+                        // The input may end anywhere in the pair (`\ud83d`, `\ud83d\`,
+                        // `\ud83d\u`, `\ud83d\ude0`): that is a truncation, not a lone
+                        // surrogate.
+                        let backslash = self.bytes.get(at + 6);
+                        if backslash == Some(&b'\\') && self.bytes.get(at + 7).is_none() {
+                            return bad(ErrorKind::UnexpectedEof);
+                        }
+                        if backslash == Some(&b'\\') && self.bytes.get(at + 7) == Some(&b'u') {
                             match hex4(self.bytes, at + 8) {
                                 Some(0xDC00..=0xDFFF) => Ok(at + 12),
                                 Some(_) => bad(ErrorKind::LoneSurrogate),
@@ -531,6 +536,24 @@ mod tests {
             validate_document(b"\"\xed\xa0\x80\"", 128).is_err(),
             "encoded surrogate"
         );
+    }
+
+    #[test]
+    fn truncated_surrogate_pair_is_eof() {
+        // Found by fuzz/json_grammar: `"\ud800\` at the end of input was a lone surrogate.
+        for doc in [
+            &b"\"\\ud800"[..],
+            b"\"\\ud800\\",
+            b"\"\\ud800\\u",
+            b"\"\\ud800\\udc0",
+        ] {
+            let e = validate_document(doc, 128).unwrap_err();
+            assert_eq!((e.kind, e.offset), (ErrorKind::UnexpectedEof, 1), "{doc:?}");
+        }
+        let e = validate_document(b"\"\\ud800\\n\"", 128).unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::LoneSurrogate, 1));
+        let e = validate_document(b"\"\\ud800x\"", 128).unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::LoneSurrogate, 1));
     }
 
     #[test]
