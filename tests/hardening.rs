@@ -329,7 +329,7 @@ fn claims_of_two_gigabytes_in_truncated_input() {
         (
             &ErrorKind::InvalidValue {
                 field: "maxIterations",
-                reason: "must be a non-negative integer that fits in 64 bits"
+                reason: "must be a non-negative integer no larger than 2^53 - 1"
             },
             30,
             "execution.maxIterations"
@@ -428,7 +428,7 @@ fn numbers_of_a_hundred_thousand_digits() {
         (
             &ErrorKind::InvalidValue {
                 field: "maxExecutionTime",
-                reason: "must be a non-negative integer that fits in 64 bits"
+                reason: "must be a non-negative integer no larger than 2^53 - 1"
             },
             33,
             "execution.maxExecutionTime"

@@ -82,7 +82,7 @@ pub struct MediaView<'p> {
 /// let v = MediaView::of(&input.messages[0].parts()[0], doc, &arena).unwrap().unwrap();
 /// let err = v.validate().unwrap_err();
 /// assert!(matches!(err, MediaError::Base64(_)));
-/// assert_eq!(err.doc_offset(), 108);
+/// assert_eq!(err.doc_offset(), doc.iter().position(|&b| b == b'!').unwrap());
 /// # Ok::<(), agui_wire::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -446,7 +446,7 @@ pub fn media_parts<'p>(
 ///   {"type":"audio","source":{"type":"data","value":"UklGR-","mimeType":"audio/wav"}}]}]}"#;
 /// let input = RunAgentInput::parse(doc, &arena)?;
 /// let f = &check_media(&input, doc, &arena)[0];
-/// assert_eq!((f.severity, f.offset), (Severity::Error, 113));
+/// assert_eq!((f.severity, f.offset), (Severity::Error, doc.iter().position(|&b| b == b'-').unwrap()));
 /// assert!(f.to_string().starts_with("error: "));
 /// # Ok::<(), agui_wire::Error>(())
 /// ```
