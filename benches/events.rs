@@ -272,14 +272,25 @@ fn gen_stream(target: usize, seed: u64) -> Stream {
         c.state_deltas += 1;
     }
     while c.events + 1 < target {
-        // Pad with STEP events to the exact count.
-        j.clear();
-        j.push_str(r#"{"type":"STEP_STARTED","stepName":"wrap-up"}"#);
-        frame(&mut out, &mut c, &j);
-        j.clear();
-        j.push_str(r#"{"type":"STEP_FINISHED","stepName":"wrap-up"}"#);
-        if c.events + 1 < target {
-            frame(&mut out, &mut c, &j);
+        // Pad to the exact count: STEP pairs, and one state patch if one slot is left.
+        if target - 1 - c.events >= 2 {
+            frame(
+                &mut out,
+                &mut c,
+                r#"{"type":"STEP_STARTED","stepName":"wrap-up"}"#,
+            );
+            frame(
+                &mut out,
+                &mut c,
+                r#"{"type":"STEP_FINISHED","stepName":"wrap-up"}"#,
+            );
+        } else {
+            frame(
+                &mut out,
+                &mut c,
+                r#"{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/status","value":"done"}]}"#,
+            );
+            c.state_deltas += 1;
         }
     }
     frame(
