@@ -317,19 +317,23 @@ fn claims_of_two_gigabytes_in_truncated_input() {
         )
     );
 
-    // A 2 GiB count where the protocol has integers: a clear range error, no allocation.
+    // A 2 GiB count where the protocol has integers is a number like any other; past 2^53 - 1
+    // (what a JavaScript client can hold exactly) a clear range error, with no allocation.
     let arena = Bump::new();
     let caps =
         AgentCapabilities::parse(br#"{"execution":{"maxIterations":2147483648}}"#, &arena).unwrap();
     assert_eq!(caps.execution.unwrap().max_iterations, Some(2_147_483_648));
-    let doc = br#"{"execution":{"maxIterations":18446744073709551616}}"#;
+    let doc = br#"{"execution":{"maxIterations":9007199254740991}}"#;
+    let caps = AgentCapabilities::parse(doc, &arena).unwrap();
+    assert_eq!(caps.execution.unwrap().max_iterations, Some((1 << 53) - 1));
+    let doc = br#"{"execution":{"maxIterations":9007199254740992}}"#;
     let e = AgentCapabilities::parse(doc, &arena).unwrap_err();
     assert_eq!(
         (e.kind(), e.offset(), e.path()),
         (
             &ErrorKind::InvalidValue {
                 field: "maxIterations",
-                reason: "must be a non-negative integer that fits in 64 bits"
+                reason: "must be a non-negative integer no larger than 2^53 - 1"
             },
             30,
             "execution.maxIterations"
@@ -428,7 +432,7 @@ fn numbers_of_a_hundred_thousand_digits() {
         (
             &ErrorKind::InvalidValue {
                 field: "maxExecutionTime",
-                reason: "must be a non-negative integer that fits in 64 bits"
+                reason: "must be a non-negative integer no larger than 2^53 - 1"
             },
             33,
             "execution.maxExecutionTime"
@@ -809,4 +813,40 @@ fn truncated_literals_numbers_and_keys() {
             String::from_utf8_lossy(body)
         );
     }
+}
+
+// ----- regressions found by the fuzz targets -----------------------------------------------------
+
+/// fuzz/data_url: a data URL in a JSON string whose trailing whitespace is escaped (`\n`,
+/// `\u0020`: a JSON encoder must escape a final newline) kept that whitespace in its payload,
+/// where the same URL read as plain text is trimmed; a base64 payload then failed as
+/// `Whitespace` in strict mode.
+#[test]
+fn data_url_trailing_escaped_whitespace_is_trimmed() {
+    use agui_wire::media::DataUrl;
+    let arena = Bump::new();
+    for raw in [
+        &br"data:image/png;base64,iVBORw0KGgo=\n"[..],
+        br"data:image/png;base64,iVBORw0KGgo=\r\n",
+        br"data:image/png;base64,iVBORw0KGgo= \u0020\u000A\t\f",
+        br"data:image\/png;base64,iVBORw0KGgo=\u0009",
+    ] {
+        let url = DataUrl::parse_json(raw, true, 0, &arena).unwrap();
+        assert_eq!(
+            url.payload(),
+            b"iVBORw0KGgo=",
+            "{}",
+            String::from_utf8_lossy(raw)
+        );
+        assert_eq!(url.decoded().to_vec().unwrap(), b"\x89PNG\r\n\x1a\n");
+    }
+    // An escaped backslash before `n` is not a newline, and a percent payload keeps it.
+    let url = DataUrl::parse_json(br"data:,a\\n", true, 0, &arena).unwrap();
+    assert_eq!(url.payload(), br"a\\n");
+    assert_eq!(url.decoded().to_vec().unwrap(), br"a\n");
+    let url = DataUrl::parse_json(br"data:,a%20\u0020", true, 0, &arena).unwrap();
+    assert_eq!(url.decoded().to_vec().unwrap(), b"a ");
+    // Unescaped views are unchanged: a backslash is just a byte there.
+    let url = DataUrl::parse_json(br"data:,a\n", false, 0, &arena).unwrap();
+    assert_eq!(url.payload(), br"a\n");
 }
