@@ -245,14 +245,6 @@ impl<'a> Str<'a> {
             escaped: self.escaped,
         }
     }
-
-    /// Whether the raw content borrows from outside the value (the input or an arena).
-    pub(crate) fn borrowed_raw(&self) -> Option<&'a str> {
-        match self.raw {
-            Cow::Borrowed(s) => Some(s),
-            Cow::Owned(_) => None,
-        }
-    }
 }
 
 impl PartialEq for Str<'_> {

@@ -63,10 +63,10 @@ impl<'a> Cursor<'a> {
 
     #[inline(always)]
     pub(crate) fn skip_ws(&mut self) {
-        if let Some(b) = self.peek() {
-            if b > b' ' {
-                return;
-            }
+        if let Some(b) = self.peek()
+            && b > b' '
+        {
+            return;
         }
         self.skip_ws_slow();
     }
@@ -150,13 +150,11 @@ impl<'a> Cursor<'a> {
             next = next.max(skip_to);
             pos = next;
         };
-        if non_ascii {
-            if let Err(e) = std::str::from_utf8(&self.bytes[start..end]) {
-                return Err(RawError::new(
-                    ErrorKind::InvalidUtf8,
-                    start + e.valid_up_to(),
-                ));
-            }
+        if non_ascii && let Err(e) = std::str::from_utf8(&self.bytes[start..end]) {
+            return Err(RawError::new(
+                ErrorKind::InvalidUtf8,
+                start + e.valid_up_to(),
+            ));
         }
         self.pos = end + 1;
         Ok(StrToken {
