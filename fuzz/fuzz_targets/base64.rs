@@ -31,7 +31,7 @@ fn forgiving(data: &[u8]) -> Option<Vec<u8>> {
         .copied()
         .filter(|b| !matches!(b, b'\t' | b'\n' | 0x0c | b'\r' | b' '))
         .collect();
-    if s.len() % 4 == 0 {
+    if s.len().is_multiple_of(4) {
         if s.ends_with(b"==") {
             s.truncate(s.len() - 2);
         } else if s.ends_with(b"=") {
@@ -139,7 +139,7 @@ fn escaped(text: &str, rng: &mut Rng) -> (String, Vec<(usize, usize)>) {
     let mut map = Vec::new();
     for (i, c) in text.char_indices() {
         map.push((i, out.len()));
-        let r = rng.next() % 4;
+        let r = rng.next_u64() % 4;
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),

@@ -22,15 +22,15 @@ fn percent_decode(b: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' {
-            if let (Some(h), Some(l)) = (
+        if b[i] == b'%'
+            && let (Some(h), Some(l)) = (
                 b.get(i + 1).and_then(|&c| hex(c)),
                 b.get(i + 2).and_then(|&c| hex(c)),
-            ) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -42,7 +42,7 @@ fn percent_decode(b: &[u8]) -> Vec<u8> {
 fn json_spelling(text: &str, rng: &mut Rng) -> String {
     let mut out = String::new();
     for c in text.chars() {
-        let r = rng.next() % 5;
+        let r = rng.next_u64() % 5;
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),

@@ -6,6 +6,7 @@
 //!   equal event, and that writes to the same bytes again;
 //! - the lenient parse accepts whatever the strict one does, with the same event;
 //! - errors point inside the line, with the path of their offset.
+//!
 //! The events that parse are applied in order to a `Reducer`, which must not panic and whose
 //! messages and state must stay valid JSON.
 #![no_main]
@@ -52,8 +53,12 @@ fuzz_target!(|data: &[u8]| {
         let written = event.to_json_vec();
         assert_eq!(event.json_len(), written.len());
         assert_eq!(minify(&written), written, "not compact");
-        let back = Event::parse(&written, &arena)
-            .unwrap_or_else(|e| panic!("written event does not parse ({e}): {}", String::from_utf8_lossy(&written)));
+        let back = Event::parse(&written, &arena).unwrap_or_else(|e| {
+            panic!(
+                "written event does not parse ({e}): {}",
+                String::from_utf8_lossy(&written)
+            )
+        });
         assert_eq!(back, event, "parse(write(event)) != event");
         assert_eq!(back.to_json_vec(), written, "writing is not a fixed point");
         if let (Ok(_), Verdict::Accept(mut want)) = (&strict, verdict) {

@@ -121,7 +121,7 @@ pub fn strict() -> ParseOptions {
 /// Tight limits chosen from the input's length (so the seed corpus stays plain JSON).
 pub fn tight(len: usize) -> ParseOptions {
     ParseOptions {
-        max_input_bytes: if len % 13 == 0 {
+        max_input_bytes: if len.is_multiple_of(13) {
             len.saturating_sub(1)
         } else {
             len
