@@ -19,7 +19,7 @@ fuzz_build() {
 # Longest input per target: whole documents need room, single values and strings less.
 fuzz_max_len() {
     case "$1" in
-        parse_input | parse_capabilities | roundtrip | events | chunked | sse) echo 16384 ;;
+        parse_input | parse_capabilities | rewrite | events | chunked | sse) echo 16384 ;;
         *) echo 4096 ;;
     esac
 }

@@ -67,3 +67,8 @@ pub use events::*;
 pub use model::*;
 pub use parser::{ParseOptions, offset_in, validate_json};
 pub use writer::{WriteJson, to_io_slices, to_vec, write_all_vectored, write_to};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

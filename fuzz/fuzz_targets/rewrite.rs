@@ -28,7 +28,10 @@ fuzz_target!(|data: &[u8]| {
         let w2 = back.to_json_vec();
         assert_eq!(w2, w1, "writing is not a fixed point");
         if minify(data) == data && !data.contains(&b'\\') {
-            assert_eq!(w1, data, "a compact, unescaped input is not written byte for byte");
+            assert_eq!(
+                w1, data,
+                "a compact, unescaped input is not written byte for byte"
+            );
         }
     }
     if let Ok(caps) = AgentCapabilities::parse(data, &arena) {

@@ -42,14 +42,28 @@ fn check<'a, D: WriteJson + PartialEq + Debug>(
     assert_eq!(minify(bytes), bytes, "output is not compact");
 
     let seen: Value = serde_json::from_slice(bytes).unwrap_or_else(|e| {
-        panic!("serde_json rejects the output ({e}): {}", String::from_utf8_lossy(bytes))
+        panic!(
+            "serde_json rejects the output ({e}): {}",
+            String::from_utf8_lossy(bytes)
+        )
     });
-    assert_eq!(seen, want, "serde_json reads something else than was written");
+    assert_eq!(
+        seen, want,
+        "serde_json reads something else than was written"
+    );
 
-    let back = parse(bytes, arena)
-        .unwrap_or_else(|e| panic!("output does not parse ({e}): {}", String::from_utf8_lossy(bytes)));
+    let back = parse(bytes, arena).unwrap_or_else(|e| {
+        panic!(
+            "output does not parse ({e}): {}",
+            String::from_utf8_lossy(bytes)
+        )
+    });
     assert_eq!(&back, doc, "parse(write(model)) != model");
-    assert_eq!(back.to_json_vec(), bytes, "write(parse(write(model))) != write(model)");
+    assert_eq!(
+        back.to_json_vec(),
+        bytes,
+        "write(parse(write(model))) != write(model)"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -63,10 +77,24 @@ fuzz_target!(|data: &[u8]| {
     if capabilities {
         let Ok(doc) = g.capabilities() else { return };
         let want = Conv::owned().capabilities(&doc);
-        check(&doc, threshold, &parsed, want, AgentCapabilities::parse, &mut bytes);
+        check(
+            &doc,
+            threshold,
+            &parsed,
+            want,
+            AgentCapabilities::parse,
+            &mut bytes,
+        );
     } else {
         let Ok(doc) = g.input() else { return };
         let want = Conv::owned().input(&doc);
-        check(&doc, threshold, &parsed, want, RunAgentInput::parse, &mut bytes);
+        check(
+            &doc,
+            threshold,
+            &parsed,
+            want,
+            RunAgentInput::parse,
+            &mut bytes,
+        );
     }
 });

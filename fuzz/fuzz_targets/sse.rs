@@ -62,11 +62,11 @@ fn decode(chunks: &[&[u8]], options: SseOptions, check_borrow: bool) -> Outcome 
     for chunk in chunks {
         let mut feed = d.feed(chunk);
         while let Some(item) = feed.next_item() {
-            if let (true, Ok(SseItem::Frame(f))) = (check_borrow, &item) {
-                if let Some(r) = f.data_range_in(chunk) {
-                    assert_eq!(&chunk[r.clone()], f.data, "borrowed range");
-                    assert_eq!(fed + r.start as u64, f.data_offset, "borrowed offset");
-                }
+            if let (true, Ok(SseItem::Frame(f))) = (check_borrow, &item)
+                && let Some(r) = f.data_range_in(chunk)
+            {
+                assert_eq!(&chunk[r.clone()], f.data, "borrowed range");
+                assert_eq!(fed + r.start as u64, f.data_offset, "borrowed offset");
             }
             items.push(It::of(item));
         }

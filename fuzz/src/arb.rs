@@ -552,6 +552,11 @@ impl<'a, 'u, 'd> Gen<'a, 'u, 'd> {
         })
     }
 
+    /// A count as the protocol allows it: 0 ..= 2^53 - 1.
+    fn safe_int(&mut self) -> Result<u64> {
+        Ok(self.u.arbitrary::<u64>()? & ((1 << 53) - 1))
+    }
+
     fn flag(&mut self) -> Result<Option<bool>> {
         Ok(if self.flip()? {
             Some(self.u.arbitrary()?)
@@ -663,16 +668,8 @@ impl<'a, 'u, 'd> Gen<'a, 'u, 'd> {
                 Ok(ExecutionCapabilities {
                     code_execution: g.flag()?,
                     sandboxed: g.flag()?,
-                    max_iterations: if g.flip()? {
-                        Some(g.u.arbitrary()?)
-                    } else {
-                        None
-                    },
-                    max_execution_time: if g.flip()? {
-                        Some(g.u.arbitrary()?)
-                    } else {
-                        None
-                    },
+                    max_iterations: if g.flip()? { Some(g.safe_int()?) } else { None },
+                    max_execution_time: if g.flip()? { Some(g.safe_int()?) } else { None },
                     extra: g.extra()?,
                 })
             })?,

@@ -100,6 +100,50 @@ pub fn kind(v: &Value) -> agui_wire::JsonKind {
     }
 }
 
+/// The exact value of a JSON number text when it is a non-negative integer (`10`, `10.0`,
+/// `1e1`, `100e-1`, `-0`), as a `u128`; `None` for fractions, negative values and values past
+/// `u64::MAX`. Written independently of the parser's own version, which it checks.
+pub fn integral(text: &str) -> Option<u128> {
+    let (neg, t) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exp) = match t.find(['e', 'E']) {
+        Some(i) => (
+            &t[..i],
+            t[i + 1..]
+                .parse::<i64>()
+                .unwrap_or(if t[i + 1..].starts_with('-') {
+                    i64::MIN
+                } else {
+                    i64::MAX
+                }),
+        ),
+        None => (t, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    // digits × 10^(exp - frac.len()), with leading and trailing zeros taken off.
+    let all = format!("{int}{frac}");
+    let digits = all.trim_start_matches('0');
+    if digits.is_empty() {
+        return Some(0);
+    }
+    if neg {
+        return None;
+    }
+    let trimmed = digits.trim_end_matches('0');
+    let zeros = (digits.len() - trimmed.len()) as i64;
+    let scale = exp.saturating_sub(frac.len() as i64).saturating_add(zeros);
+    if scale < 0 || trimmed.len() as i64 + scale > 20 {
+        return None;
+    }
+    let mut v: u128 = trimmed.parse().ok()?;
+    for _ in 0..scale {
+        v *= 10;
+    }
+    (v <= u64::MAX as u128).then_some(v)
+}
+
 const PRIVATE: &[u8] = b"$serde_json::private::";
 
 /// Whether some string in `data` (a JSON text, or garbage) unescapes to something starting
@@ -187,6 +231,30 @@ mod tests {
             serde(br#"{"$serde_json::private::Number":"x"}"#),
             Verdict::Unknown
         ));
+    }
+
+    #[test]
+    fn integral_numbers() {
+        for (text, want) in [
+            ("0", Some(0)),
+            ("-0", Some(0)),
+            ("-0.0e-7", Some(0)),
+            ("10", Some(10)),
+            ("10.0", Some(10)),
+            ("1e1", Some(10)),
+            ("100e-1", Some(10)),
+            ("0.5e1", Some(5)),
+            ("1.5", None),
+            ("-1", None),
+            ("1e-1", None),
+            ("18446744073709551615", Some(u64::MAX as u128)),
+            ("18446744073709551616", None),
+            ("1e400", None),
+            ("0e999999999999999999999", Some(0)),
+            ("1e-99999999999999999999", None),
+        ] {
+            assert_eq!(integral(text), want, "{text}");
+        }
     }
 
     #[test]

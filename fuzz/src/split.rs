@@ -20,7 +20,7 @@ impl Rng {
     }
 
     /// The next number.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -30,13 +30,13 @@ impl Rng {
 
     /// A number in `lo..=hi`.
     pub fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + (self.next() % (hi - lo + 1) as u64) as usize
+        lo + (self.next_u64() % (hi - lo + 1) as u64) as usize
     }
 }
 
 /// Chunk lengths (all > 0) that add up to `len`, in one of several styles chosen by `rng`.
 pub fn lengths(len: usize, rng: &mut Rng) -> Vec<usize> {
-    let style = rng.next() % 4;
+    let style = rng.next_u64() % 4;
     let mut out = Vec::new();
     let mut left = len;
     while left > 0 {

@@ -16,21 +16,47 @@ use serde_json::{Map, Value};
 
 use crate::oracle;
 
+/// Where a leaf lies in the input: its offset, or `None` when it is not a slice of it.
+pub type Locate<'i> = &'i dyn Fn(&[u8]) -> Option<usize>;
+
 /// Converts model values, checking each leaf against `input` when there is one.
 #[derive(Clone, Copy)]
 pub struct Conv<'i> {
     input: Option<&'i [u8]>,
+    locate: Option<Locate<'i>>,
 }
 
 impl<'i> Conv<'i> {
     /// A converter for a model parsed from `input`: every leaf must borrow from it.
     pub fn borrowed_from(input: &'i [u8]) -> Conv<'i> {
-        Conv { input: Some(input) }
+        Conv {
+            input: Some(input),
+            locate: None,
+        }
+    }
+
+    /// Like [`Conv::borrowed_from`] for an input that is not one slice (a buffer that grew in
+    /// blocks): `locate` finds a leaf's offset, `input` holds the same bytes in one piece.
+    pub fn borrowed_via(input: &'i [u8], locate: Locate<'i>) -> Conv<'i> {
+        Conv {
+            input: Some(input),
+            locate: Some(locate),
+        }
     }
 
     /// A converter for a model built by hand (leaves may live anywhere).
     pub fn owned() -> Conv<'static> {
-        Conv { input: None }
+        Conv {
+            input: None,
+            locate: None,
+        }
+    }
+
+    fn offset(&self, input: &[u8], part: &[u8]) -> Option<usize> {
+        match self.locate {
+            Some(f) => f(part),
+            None => offset_in(input, part),
+        }
     }
 
     /// A string leaf.
@@ -42,7 +68,8 @@ impl<'i> Conv<'i> {
             "{what}: escape flag wrong for {raw:?}"
         );
         if let Some(input) = self.input {
-            let off = offset_in(input, raw.as_bytes())
+            let off = self
+                .offset(input, raw.as_bytes())
                 .unwrap_or_else(|| panic!("{what}: string {raw:?} is not a slice of the input"));
             assert_eq!(
                 off.checked_sub(1).and_then(|i| input.get(i)),
@@ -64,10 +91,14 @@ impl<'i> Conv<'i> {
     pub fn raw(&self, r: &RawJson<'_>, what: &str) -> Value {
         let text = r.text();
         if let Some(input) = self.input {
-            let off = offset_in(input, text.as_bytes()).unwrap_or_else(|| {
+            let off = self.offset(input, text.as_bytes()).unwrap_or_else(|| {
                 panic!("{what}: raw value {text:?} is not a slice of the input")
             });
-            let _ = off;
+            assert_eq!(
+                input.get(off..off + text.len()),
+                Some(text.as_bytes()),
+                "{what}: raw value at {off}"
+            );
         }
         let ws = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
         assert!(

@@ -150,11 +150,12 @@ impl<'a> Cursor<'a> {
             next = next.max(skip_to);
             pos = next;
         };
-        if non_ascii && let Err(e) = std::str::from_utf8(&self.bytes[start..end]) {
-            return Err(RawError::new(
-                ErrorKind::InvalidUtf8,
-                start + e.valid_up_to(),
-            ));
+        if non_ascii && simdutf8::basic::from_utf8(&self.bytes[start..end]).is_err() {
+            // The fast check only says yes or no; std says where.
+            let at = std::str::from_utf8(&self.bytes[start..end])
+                .err()
+                .map_or(0, |e| e.valid_up_to());
+            return Err(RawError::new(ErrorKind::InvalidUtf8, start + at));
         }
         self.pos = end + 1;
         Ok(StrToken {
