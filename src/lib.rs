@@ -28,6 +28,7 @@
 //! | [`parser`] | bytes to model: [`RunAgentInput::parse`], [`ParseOptions`], [`validate_json`] |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
+//! | [`stream`] | a body arriving in chunks: [`stream::BodyParser`] over an append-only [`stream::BodyBuf`] |
 //! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
 //!
 //! ## Guarantees
@@ -47,6 +48,7 @@ pub mod model;
 pub mod parser;
 mod scanner;
 pub mod sse;
+pub mod stream;
 
 pub use bumpalo::Bump;
 pub use error::{Error, ErrorKind, json_path_at};

@@ -8,10 +8,12 @@
 //! Nothing here recurses: nested values are walked with an explicit bit stack whose depth is
 //! bounded by the caller's limit, so a million nested arrays cost a clear error, not a crash.
 
+pub(crate) mod resume;
 pub(crate) mod simd;
 
 use crate::error::{ErrorKind, RawError, RawResult};
 use crate::model::JsonKind;
+use resume::{LONG_TOKEN, Resume, SkipSlot, Step, Stopped, StrSlot};
 
 /// A string token found by the scanner: the bytes between the quotes.
 #[derive(Debug, Clone, Copy)]
@@ -31,6 +33,9 @@ pub(crate) struct Cursor<'a> {
     /// Number of whitespace bytes skipped so far: a value whose parse left this unchanged was
     /// written compactly, and can be copied out verbatim by a compact writer.
     pub(crate) ws: usize,
+    /// Slots and flags for a pass over a buffer that is still growing ([`resume`]); `None`
+    /// for one-shot parsing, which then pays one well-predicted branch per string and value.
+    pub(crate) resume: Option<Box<Resume>>,
 }
 
 impl<'a> Cursor<'a> {
@@ -39,7 +44,23 @@ impl<'a> Cursor<'a> {
             bytes,
             pos: 0,
             ws: 0,
+            resume: None,
         }
+    }
+
+    /// Whether the buffer may still grow, so that a decision needing the next byte must wait.
+    #[inline]
+    pub(crate) fn partial(&self) -> bool {
+        self.resume.as_ref().is_some_and(|r| r.partial)
+    }
+
+    /// Moves to `to` (a jump back to re-read something, or forward over remembered bytes).
+    #[inline]
+    pub(crate) fn seek(&mut self, to: usize) {
+        if let Some(r) = &mut self.resume {
+            r.jump(self.pos, to);
+        }
+        self.pos = to;
     }
 
     #[inline(always)]
@@ -110,6 +131,21 @@ impl<'a> Cursor<'a> {
         let mut i = start;
         let mut escaped = false;
         let mut non_ascii = false;
+        if let Some(r) = &mut self.resume
+            && r.string.quote == quote
+        {
+            let slot = r.string;
+            r.jump(start, slot.at);
+            if slot.done {
+                self.pos = slot.at + 1;
+                return Ok(StrToken {
+                    raw: self.text(start, slot.at),
+                    start: quote,
+                    escaped: slot.escaped,
+                });
+            }
+            (i, escaped, non_ascii) = (slot.at, slot.escaped, slot.non_ascii);
+        }
         let end = loop {
             let (j, na) = simd::find_string_special(self.bytes, i);
             non_ascii |= na;
@@ -117,10 +153,16 @@ impl<'a> Cursor<'a> {
                 Some(b'"') => break j,
                 Some(b'\\') => {
                     escaped = true;
-                    i = self.escape(j)?;
+                    i = match self.escape(j) {
+                        Ok(next) => next,
+                        Err(e) => return Err(self.suspend_string(e, quote, j, escaped, non_ascii)),
+                    };
                 }
                 Some(&c) => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), j)),
-                None => return Err(RawError::new(ErrorKind::UnexpectedEof, j)),
+                None => {
+                    let e = RawError::new(ErrorKind::UnexpectedEof, j);
+                    return Err(self.suspend_string(e, quote, j, escaped, non_ascii));
+                }
             }
         };
         if non_ascii {
@@ -132,11 +174,48 @@ impl<'a> Cursor<'a> {
             }
         }
         self.pos = end + 1;
+        if let Some(r) = &mut self.resume
+            && end - start >= LONG_TOKEN
+        {
+            r.string = StrSlot {
+                quote,
+                at: end,
+                escaped,
+                non_ascii,
+                done: true,
+            };
+        }
         Ok(StrToken {
             raw: self.text(start, end),
             start: quote,
             escaped,
         })
+    }
+
+    /// Remembers how far the string at `quote` was scanned when the bytes ran out.
+    #[cold]
+    fn suspend_string(
+        &mut self,
+        e: RawError,
+        quote: usize,
+        at: usize,
+        escaped: bool,
+        non_ascii: bool,
+    ) -> RawError {
+        if let Some(r) = &mut self.resume
+            && r.partial
+            && e.kind == ErrorKind::UnexpectedEof
+        {
+            r.string = StrSlot {
+                quote,
+                at,
+                escaped,
+                non_ascii,
+                done: false,
+            };
+            r.stopped_in = Stopped::String;
+        }
+        e
     }
 
     /// Validates the escape whose backslash is at `at`; returns the offset after it.
@@ -164,7 +243,12 @@ impl<'a> Cursor<'a> {
                                 None if self.bytes.len() < at + 12 => bad(ErrorKind::UnexpectedEof),
                                 None => bad(ErrorKind::InvalidEscape),
                             }
-                        } else if self.bytes.len() <= at + 6 {
+                        } else if self.bytes.len() <= at + 6
+                            || (self.bytes.len() == at + 7
+                                && self.bytes.get(at + 6) == Some(&b'\\')
+                                && self.partial())
+                        {
+                            // On a growing buffer, `\uD83D\` may yet become a pair.
                             bad(ErrorKind::UnexpectedEof)
                         } else {
                             bad(ErrorKind::LoneSurrogate)
@@ -224,6 +308,10 @@ impl<'a> Cursor<'a> {
             // `01`, `-01`: a leading zero followed by more digits.
             return invalid(start);
         }
+        if i == b.len() && self.partial() {
+            // More digits may follow in bytes not yet received.
+            return Err(RawError::new(ErrorKind::UnexpectedEof, i));
+        }
         self.pos = i;
         Ok(())
     }
@@ -263,92 +351,208 @@ impl<'a> Cursor<'a> {
     /// deeper than `max_depth` fails.
     pub(crate) fn skip_value(&mut self, depth: usize, max_depth: usize) -> RawResult<JsonKind> {
         self.skip_ws();
+        let start = self.pos;
+        let ws_start = self.ws;
+        if let Some(r) = &mut self.resume
+            && let Some(slot) = r.skip.take_if(|s| s.start == start && s.depth == depth)
+        {
+            r.jump(start, slot.pos);
+            self.pos = slot.pos;
+            self.ws += slot.ws;
+            if slot.done {
+                let kind = slot.kind;
+                r.skip = Some(slot);
+                return Ok(kind);
+            }
+            return self.skip_container(start, ws_start, depth, max_depth, slot);
+        }
         if let Some(kind) = self.scalar()? {
             return Ok(kind);
         }
-        let top_kind = if self.peek() == Some(b'{') {
+        let kind = if self.peek() == Some(b'{') {
             JsonKind::Object
         } else {
             JsonKind::Array
         };
-        let mut stack = BitStack::new();
-        // Open the first container, then loop: each turn sits just after an opening bracket or
-        // a comma, or just after a value.
-        'open: loop {
-            // At `{` or `[`.
-            let is_object = self.peek() == Some(b'{');
-            if depth + stack.len() + 1 > max_depth {
-                return Err(self.err(ErrorKind::DepthLimitExceeded(max_depth)));
-            }
-            stack.push(is_object);
-            self.pos += 1;
-            self.skip_ws();
-            let close = if is_object { b'}' } else { b']' };
-            if self.peek() == Some(close) {
-                self.pos += 1;
-                stack.pop();
-                if stack.is_empty() {
-                    return Ok(top_kind);
-                }
-            } else {
-                // First member.
-                if is_object {
-                    self.member_key()?;
-                }
-                self.skip_ws();
-                if self.scalar()?.is_none() {
-                    continue 'open;
-                }
-            }
-            // After a value: commas, closers, and scalars, until a new container opens.
-            loop {
-                self.skip_ws();
-                let in_object = stack.top();
-                match self.peek() {
-                    Some(b',') => {
-                        self.pos += 1;
-                        self.skip_ws();
-                        if in_object {
-                            self.member_key()?;
-                            self.skip_ws();
-                        }
-                        if self.scalar()?.is_none() {
-                            continue 'open;
-                        }
-                    }
-                    Some(b'}') if in_object => {
-                        self.pos += 1;
-                        stack.pop();
-                        if stack.is_empty() {
-                            return Ok(top_kind);
-                        }
-                    }
-                    Some(b']') if !in_object => {
-                        self.pos += 1;
-                        stack.pop();
-                        if stack.is_empty() {
-                            return Ok(top_kind);
-                        }
-                    }
-                    _ => {
-                        return Err(self.unexpected(if in_object {
-                            "',' or '}'"
-                        } else {
-                            "',' or ']'"
-                        }));
-                    }
-                }
-            }
-        }
+        let slot = SkipSlot {
+            start,
+            depth,
+            kind,
+            pos: start,
+            step: Step::Open,
+            stack: BitStack::new(),
+            ws: 0,
+            done: false,
+        };
+        self.skip_container(start, ws_start, depth, max_depth, slot)
     }
 
-    /// `"key"` then `:` inside an object.
-    fn member_key(&mut self) -> RawResult<()> {
-        if self.peek() != Some(b'"') {
-            return Err(self.unexpected("a string key"));
+    /// The validator's loop over a container, entered at `slot.step` (`Open` for a fresh
+    /// value). Each step can be re-run from the position where it failed, so running out of
+    /// bytes anywhere leaves a state that a later pass continues from.
+    fn skip_container(
+        &mut self,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        max_depth: usize,
+        slot: SkipSlot,
+    ) -> RawResult<JsonKind> {
+        let SkipSlot {
+            kind,
+            mut step,
+            mut stack,
+            ..
+        } = slot;
+        let failed = loop {
+            match step {
+                Step::Open => {
+                    let is_object = self.peek() == Some(b'{');
+                    if depth + stack.len() + 1 > max_depth {
+                        break self.err(ErrorKind::DepthLimitExceeded(max_depth));
+                    }
+                    stack.push(is_object);
+                    self.pos += 1;
+                    step = Step::First;
+                }
+                Step::First => {
+                    self.skip_ws();
+                    let is_object = stack.top();
+                    let close = if is_object { b'}' } else { b']' };
+                    if self.peek().is_none() {
+                        // Stay at this step: the container may still be empty.
+                        break self.err(ErrorKind::UnexpectedEof);
+                    }
+                    if self.peek() == Some(close) {
+                        self.pos += 1;
+                        stack.pop();
+                        if stack.is_empty() {
+                            return Ok(self.skip_done(start, ws_start, depth, kind));
+                        }
+                        step = Step::After;
+                    } else {
+                        step = if is_object { Step::Key } else { Step::Value };
+                    }
+                }
+                Step::Key => {
+                    self.skip_ws();
+                    if self.peek() != Some(b'"') {
+                        break self.unexpected("a string key");
+                    }
+                    if let Err(e) = self.string() {
+                        break e;
+                    }
+                    step = Step::Colon;
+                }
+                Step::Colon => {
+                    if let Err(e) = self.expect(b':', "':'") {
+                        break e;
+                    }
+                    self.skip_ws();
+                    step = Step::Value;
+                }
+                Step::Value => {
+                    self.skip_ws();
+                    match self.scalar() {
+                        Ok(Some(_)) => step = Step::After,
+                        Ok(None) => step = Step::Open,
+                        Err(e) => break e,
+                    }
+                }
+                Step::After => {
+                    self.skip_ws();
+                    let in_object = stack.top();
+                    match self.peek() {
+                        Some(b',') => {
+                            self.pos += 1;
+                            self.skip_ws();
+                            step = if in_object { Step::Key } else { Step::Value };
+                        }
+                        Some(b'}') if in_object => {
+                            self.pos += 1;
+                            stack.pop();
+                            if stack.is_empty() {
+                                return Ok(self.skip_done(start, ws_start, depth, kind));
+                            }
+                        }
+                        Some(b']') if !in_object => {
+                            self.pos += 1;
+                            stack.pop();
+                            if stack.is_empty() {
+                                return Ok(self.skip_done(start, ws_start, depth, kind));
+                            }
+                        }
+                        _ => {
+                            break self.unexpected(if in_object {
+                                "',' or '}'"
+                            } else {
+                                "',' or ']'"
+                            });
+                        }
+                    }
+                }
+            }
+        };
+        Err(self.suspend_skip(failed, start, ws_start, depth, kind, step, stack))
+    }
+
+    /// A value that ended well: on a growing buffer, a long one is remembered whole.
+    #[inline]
+    fn skip_done(
+        &mut self,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        kind: JsonKind,
+    ) -> JsonKind {
+        if let Some(r) = &mut self.resume
+            && self.pos - start >= LONG_TOKEN
+        {
+            r.skip = Some(SkipSlot {
+                start,
+                depth,
+                kind,
+                pos: self.pos,
+                step: Step::After,
+                stack: BitStack::new(),
+                ws: self.ws - ws_start,
+                done: true,
+            });
         }
-        self.string()?;
-        self.expect(b':', "':'")
+        kind
+    }
+
+    /// Remembers the validator's state where the bytes ran out.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    fn suspend_skip(
+        &mut self,
+        e: RawError,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        kind: JsonKind,
+        step: Step,
+        stack: BitStack,
+    ) -> RawError {
+        let ws = self.ws - ws_start;
+        if let Some(r) = &mut self.resume
+            && r.partial
+            && e.kind == ErrorKind::UnexpectedEof
+        {
+            r.skip = Some(SkipSlot {
+                start,
+                depth,
+                kind,
+                pos: self.pos,
+                step,
+                stack,
+                ws,
+                done: false,
+            });
+            r.stopped_in = Stopped::Value;
+        }
+        e
     }
 }
 
@@ -369,7 +573,8 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
 }
 
 /// One bit per open container (1 = object): 512 levels inline, heap beyond.
-struct BitStack {
+#[derive(Debug)]
+pub(crate) struct BitStack {
     words: smallvec::SmallVec<[u64; 8]>,
     len: usize,
 }
