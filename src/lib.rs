@@ -28,8 +28,11 @@
 //! | [`parser`] | bytes to model: [`RunAgentInput::parse`], [`ParseOptions`], [`validate_json`] |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
+//! | [`media`] | inline media: zero-copy base64 (SIMD, scalar twin), `data:` URLs, magic-byte sniffing |
 //! | [`stream`] | a body arriving in chunks: [`stream::BodyParser`] over an append-only [`stream::BodyBuf`] |
 //! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
+//! | [`writer`] | model to compact JSON: [`to_vec`], [`write_to`], [`to_io_slices`] (vectored, zero-copy spans), [`WriteJson`] |
+//! | [`edit`] | proxy edits on [`RunAgentInput`]: state, tools, context, messages, parts, media offload |
 //!
 //! ## Guarantees
 //! - The input is never written to, and never copied: strings are slices of it (escaped
@@ -43,14 +46,21 @@
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod edit;
 pub mod error;
+pub mod media;
 pub mod model;
 pub mod parser;
 mod scanner;
+mod schema;
+mod serde_impl;
 pub mod sse;
 pub mod stream;
+pub mod writer;
 
 pub use bumpalo::Bump;
+pub use edit::{EditError, PartPath};
 pub use error::{Error, ErrorKind, json_path_at};
 pub use model::*;
 pub use parser::{ParseOptions, offset_in, validate_json};
+pub use writer::{WriteJson, to_io_slices, to_vec, write_all_vectored, write_to};

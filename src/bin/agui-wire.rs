@@ -4,6 +4,7 @@
 //! `error: <what> at <json path> (byte <offset>)`), 2 usage or I/O errors.
 
 mod cmd_inspect;
+mod cmd_write;
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ commands:
         exit 0 if FILE is a valid RunAgentInput (or AgentCapabilities), 1 if not
   inspect [--json] [--lenient] FILE|-
         summarise a RunAgentInput: ids, messages per role, tools, content parts, raw field sizes
+  write [--kind input|capabilities] [--lenient] FILE|-
+        parse FILE and write it to stdout as compact JSON (byte for byte if already compact)
 
 FILE may be `-` for standard input. --lenient reads `null` in optional fields as absent
 (as the Python SDK does); by default it is an error, as the protocol and the TypeScript SDK say.";
@@ -151,6 +154,7 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "validate" => validate(rest),
         "inspect" => cmd_inspect::run(rest),
+        "write" => cmd_write::write(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())

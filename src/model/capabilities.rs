@@ -401,9 +401,9 @@ pub struct ExecutionCapabilities<'a> {
     pub code_execution: Option<bool>,
     /// `sandboxed`
     pub sandboxed: Option<bool>,
-    /// `maxIterations`: a non-negative integer.
+    /// `maxIterations`: a non-negative integer, at most 2^53 - 1 (any integral spelling, `1.0` too).
     pub max_iterations: Option<u64>,
-    /// `maxExecutionTime`: a non-negative integer.
+    /// `maxExecutionTime`: a non-negative integer, at most 2^53 - 1 (any integral spelling).
     pub max_execution_time: Option<u64>,
     /// Unknown fields and the wire field order.
     pub extra: Extra<'a>,

@@ -439,7 +439,11 @@ impl<'a, 'o> Parser<'a, 'o> {
         }
     }
 
-    /// An optional non-negative integer.
+    /// An optional non-negative integer, at most [`MAX_SAFE_INTEGER`].
+    ///
+    /// Any JSON spelling of an integral value is read (`10`, `-0`, `10.0`, `1e1`), as both
+    /// SDKs read them; a fraction, a negative value or one past 2^53 - 1 is rejected, as both
+    /// SDKs reject them. The value is worked out exactly from the text, not through a double.
     pub(crate) fn opt_u64(&mut self, field: &'static str) -> RawResult<Option<u64>> {
         if self.null_as_absent(field)? {
             return Ok(None);
@@ -450,15 +454,18 @@ impl<'a, 'o> Parser<'a, 'o> {
         let start = self.cur.pos;
         self.cur.number()?;
         let text = self.cur.text(start, self.cur.pos);
-        text.parse::<u64>().map(Some).map_err(|_| {
-            RawError::new(
-                ErrorKind::InvalidValue {
-                    field,
-                    reason: "must be a non-negative integer that fits in 64 bits",
-                },
-                start,
-            )
-        })
+        integral_value(text.as_bytes())
+            .filter(|&v| v <= MAX_SAFE_INTEGER)
+            .map(Some)
+            .ok_or_else(|| {
+                RawError::new(
+                    ErrorKind::InvalidValue {
+                        field,
+                        reason: "must be a non-negative integer no larger than 2^53 - 1",
+                    },
+                    start,
+                )
+            })
     }
 
     /// An optional "any" JSON field (`null` per the options).
@@ -717,9 +724,141 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 }
 
+/// The largest value of the protocol's integer fields: JavaScript's `Number.MAX_SAFE_INTEGER`
+/// (2^53 - 1), the bound both SDKs check (zod's `int()`, pydantic's `le=`).
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// The value of a validated JSON number when it is a non-negative integer that fits in a `u64`
+/// (`-0`, `1.0`, `1e2` and `0.5e1` are integers), exactly, from its digits: `None` for a
+/// fraction, a negative value or a value too large.
+pub(crate) fn integral_value(text: &[u8]) -> Option<u64> {
+    let (neg, t) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    let digits_end = |s: &[u8]| {
+        s.iter()
+            .position(|c| !c.is_ascii_digit())
+            .unwrap_or(s.len())
+    };
+    let (int_part, rest) = t.split_at(digits_end(t));
+    let (frac_part, rest) = match rest.split_first() {
+        Some((b'.', r)) => r.split_at(digits_end(r)),
+        _ => (&[][..], rest),
+    };
+    let exp: i64 = match rest.split_first() {
+        Some((b'e' | b'E', r)) => {
+            let (eneg, r) = match r.split_first() {
+                Some((b'-', r)) => (true, r),
+                Some((b'+', r)) => (false, r),
+                _ => (false, r),
+            };
+            // Saturate: any exponent past a million decides the answer just as well.
+            let e = r
+                .iter()
+                .fold(0i64, |e, &c| (e * 10 + i64::from(c - b'0')).min(1 << 20));
+            if eneg { -e } else { e }
+        }
+        _ => 0,
+    };
+    // The value is digits × 10^(exp − frac_len), digits = int_part ++ frac_part.
+    let n = int_part.len() + frac_part.len();
+    let digit = |i: usize| {
+        if i < int_part.len() {
+            int_part[i]
+        } else {
+            frac_part[i - int_part.len()]
+        }
+    };
+    let Some(first) = (0..n).find(|&i| digit(i) != b'0') else {
+        return Some(0); // zero, `-0` included
+    };
+    if neg {
+        return None;
+    }
+    let last = (0..n).rev().find(|&i| digit(i) != b'0').unwrap_or(first);
+    let scale = exp - frac_part.len() as i64 + (n - 1 - last) as i64;
+    if scale < 0 || last - first + 1 > 20 || scale > 20 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for i in first..=last {
+        v = v.checked_mul(10)?.checked_add(u64::from(digit(i) - b'0'))?;
+    }
+    v.checked_mul(10u64.checked_pow(scale as u32)?)
+}
+
 /// Sets a field slot (each known field is marked seen by [`Parser::known`], so a second
 /// occurrence never gets here).
 #[inline]
 pub(crate) fn set<T>(slot: &mut Option<T>, v: T) {
     *slot = Some(v);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AgentCapabilities;
+
+    #[test]
+    fn integral_values() {
+        for (text, want) in [
+            ("0", Some(0)),
+            ("-0", Some(0)),
+            ("-0.0e-0", Some(0)),
+            ("0e999999999999", Some(0)),
+            ("10", Some(10)),
+            ("10.0", Some(10)),
+            ("1e1", Some(10)),
+            ("1E+2", Some(100)),
+            ("0.5e1", Some(5)),
+            ("100e-2", Some(1)),
+            ("1.5", None),
+            ("1e-1", None),
+            ("-1", None),
+            ("-1.0", None),
+            ("1e400", None),
+            ("1e-99999999999999999999", None),
+            ("18446744073709551615", Some(u64::MAX)),
+            ("18446744073709551616", None),
+            ("1.8446744073709551615e19", Some(u64::MAX)),
+            ("9007199254740991", Some(MAX_SAFE_INTEGER)),
+        ] {
+            assert_eq!(integral_value(text.as_bytes()), want, "{text}");
+        }
+    }
+
+    /// Regression: `1.0`, `1e2` and `-0` were rejected in `maxIterations` and
+    /// `maxExecutionTime` (both SDKs read them as integers), and values past 2^53 - 1 were
+    /// accepted (both SDKs reject them).
+    #[test]
+    fn capability_integers_as_the_sdks_read_them() {
+        let arena = bumpalo::Bump::new();
+        let read = |v: &str| {
+            let doc = format!(r#"{{"execution":{{"maxIterations":{v},"maxExecutionTime":{v}}}}}"#);
+            let doc = arena.alloc_str(&doc);
+            AgentCapabilities::parse(doc.as_bytes(), &arena).map(|c| {
+                c.execution
+                    .and_then(|e| e.max_iterations.zip(e.max_execution_time))
+            })
+        };
+        assert_eq!(read("1.0").unwrap(), Some((1, 1)));
+        assert_eq!(read("1e2").unwrap(), Some((100, 100)));
+        assert_eq!(read("-0").unwrap(), Some((0, 0)));
+        assert_eq!(
+            read("9007199254740991").unwrap(),
+            Some((MAX_SAFE_INTEGER, MAX_SAFE_INTEGER))
+        );
+        for bad in [
+            "9007199254740992",
+            "18446744073709551615",
+            "1.5",
+            "-1",
+            "1e400",
+        ] {
+            let err = read(bad).unwrap_err();
+            assert_eq!(err.path(), "execution.maxIterations", "{bad}");
+            assert_eq!(err.offset(), 30, "{bad}");
+        }
+    }
 }

@@ -128,7 +128,8 @@ impl<'a> Cursor<'a> {
         let quote = self.pos;
         debug_assert_eq!(self.peek(), Some(b'"'));
         let start = quote + 1;
-        let mut i = start;
+        let bytes = self.bytes;
+        let mut pos = start;
         let mut escaped = false;
         let mut non_ascii = false;
         if let Some(r) = &mut self.resume
@@ -144,26 +145,54 @@ impl<'a> Cursor<'a> {
                     escaped: slot.escaped,
                 });
             }
-            (i, escaped, non_ascii) = (slot.at, slot.escaped, slot.non_ascii);
+            (pos, escaped, non_ascii) = (slot.at, slot.escaped, slot.non_ascii);
         }
-        let end = loop {
-            let (j, na) = simd::find_string_special(self.bytes, i);
+        // Walk the string 64 bytes at a time: one kernel call gives the mask of special bytes
+        // (quote, backslash, control) in the block, and the bits are visited in order, so a
+        // string dense with escapes (JSON inside JSON) costs one call per block, not per escape.
+        let end = 'scan: loop {
+            let (mask, len, na) = simd::special_mask(bytes, pos);
             non_ascii |= na;
-            match self.bytes.get(j) {
-                Some(b'"') => break j,
-                Some(b'\\') => {
-                    escaped = true;
-                    i = match self.escape(j) {
-                        Ok(next) => next,
-                        Err(e) => return Err(self.suspend_string(e, quote, j, escaped, non_ascii)),
-                    };
+            if mask == 0 {
+                if len < simd::BLOCK {
+                    // No special byte up to the end: a later pass continues from there.
+                    let e = RawError::new(ErrorKind::UnexpectedEof, bytes.len());
+                    return Err(self.suspend_string(e, quote, bytes.len(), escaped, non_ascii));
                 }
-                Some(&c) => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), j)),
-                None => {
-                    let e = RawError::new(ErrorKind::UnexpectedEof, j);
-                    return Err(self.suspend_string(e, quote, j, escaped, non_ascii));
+                // A long plain run (base64, long text): let the streaming kernel cross it.
+                let (j, na) = simd::find_string_special(bytes, pos + simd::BLOCK);
+                non_ascii |= na;
+                pos = j;
+                continue;
+            }
+            let mut m = mask;
+            let mut next = pos + len;
+            let mut skip_to = pos;
+            while m != 0 {
+                let at = pos + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if at < skip_to {
+                    // Part of the escape just read (an escaped quote or backslash).
+                    continue;
+                }
+                match bytes[at] {
+                    b'"' => break 'scan at,
+                    b'\\' => {
+                        escaped = true;
+                        skip_to = match self.escape(at) {
+                            Ok(after) => after,
+                            // An escape cut by the end: a later pass reads it again.
+                            Err(e) => {
+                                return Err(self.suspend_string(e, quote, at, escaped, non_ascii));
+                            }
+                        };
+                    }
+                    c => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), at)),
                 }
             }
+            // An escape may run past the block's end.
+            next = next.max(skip_to);
+            pos = next;
         };
         if non_ascii {
             if let Err(e) = std::str::from_utf8(&self.bytes[start..end]) {

@@ -167,7 +167,7 @@ struct PendingPath {
 /// assert_eq!(parser.feed(br#"{"threadId":"t","runId":"r","messages":[{"id":"1","#)?, Status::Partial);
 /// // The protocol error is reported by the chunk that proves it, as one-shot reports it.
 /// let err = parser.feed(br#""role":"robot","content":"x"}]}"#).unwrap_err();
-/// assert_eq!((err.path(), err.offset()), ("messages[0].role", 58));
+/// assert_eq!((err.path(), err.offset()), ("messages[0].role", 57));
 /// assert!(matches!(err.kind(), ErrorKind::UnknownVariant { .. }));
 /// # Ok::<(), agui_wire::Error>(())
 /// ```

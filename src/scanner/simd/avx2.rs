@@ -59,3 +59,32 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
     let (end, tail) = super::scalar::find_string_special(bytes, i);
     (end, seen | tail)
 }
+
+/// See [`super::special_mask`].
+///
+/// # Safety
+/// The CPU must support AVX2, and `at + 64 <= bytes.len()`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn special_mask(bytes: &[u8], at: usize) -> (u64, bool) {
+    debug_assert!(at + 64 <= bytes.len());
+    let quote = _mm256_set1_epi8(b'"' as i8);
+    let backslash = _mm256_set1_epi8(b'\\' as i8);
+    let ctrl_max = _mm256_set1_epi8(0x1f);
+    // SAFETY: the caller guarantees `at + 64 <= bytes.len()`, so both 32-byte loads lie inside
+    // `bytes`; unaligned loads are allowed.
+    let (a, b) = unsafe {
+        let ptr = bytes.as_ptr().add(at);
+        (
+            _mm256_loadu_si256(ptr as *const __m256i),
+            _mm256_loadu_si256(ptr.add(32) as *const __m256i),
+        )
+    };
+    let special = |v: __m256i| -> u64 {
+        let q = _mm256_cmpeq_epi8(v, quote);
+        let b = _mm256_cmpeq_epi8(v, backslash);
+        let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v);
+        _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(q, b), c)) as u32 as u64
+    };
+    let mask = special(a) | (special(b) << 32);
+    (mask, _mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0)
+}

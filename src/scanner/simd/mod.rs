@@ -66,6 +66,48 @@ impl Kernel {
     }
 }
 
+/// The block size of [`special_mask`].
+pub(crate) const BLOCK: usize = 64;
+
+/// The mask of special bytes (quote, backslash, control) in the block of up to 64 bytes at
+/// `at`: bit `k` is set when `bytes[at + k]` is special. Returns the mask, the block's length
+/// (64, or what is left of the input), and whether the block holds a byte >= 0x80.
+#[inline]
+pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, bool) {
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    {
+        if at + BLOCK <= bytes.len() {
+            if level() == 2 {
+                // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`.
+                let (m, na) = unsafe { avx2::special_mask(bytes, at) };
+                return (m, BLOCK, na);
+            }
+            let (m, na) = sse2::special_mask(bytes, at);
+            return (m, BLOCK, na);
+        }
+    }
+    scalar::special_mask(bytes, at)
+}
+
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+#[inline(always)]
+fn level() -> u8 {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    // 0 = not yet detected, 1 = SSE2, 2 = AVX2.
+    static LEVEL: AtomicU8 = AtomicU8::new(0);
+    let level = LEVEL.load(Ordering::Relaxed);
+    if level != 0 {
+        return level;
+    }
+    let level = if std::is_x86_feature_detected!("avx2") {
+        2
+    } else {
+        1
+    };
+    LEVEL.store(level, Ordering::Relaxed);
+    level
+}
+
 /// Finds the first quote, backslash or control byte at or after `from` (or `bytes.len()`),
 /// and reports whether a byte >= 0x80 may occur in `bytes[from..index]` (a `true` may be a
 /// false positive from bytes just past `index`, never a false negative).
@@ -73,18 +115,7 @@ impl Kernel {
 pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
     {
-        use std::sync::atomic::{AtomicU8, Ordering};
-        // 0 = not yet detected, 1 = SSE2, 2 = AVX2.
-        static LEVEL: AtomicU8 = AtomicU8::new(0);
-        let mut level = LEVEL.load(Ordering::Relaxed);
-        if level == 0 {
-            level = if std::is_x86_feature_detected!("avx2") {
-                2
-            } else {
-                1
-            };
-            LEVEL.store(level, Ordering::Relaxed);
-        }
+        let level = level();
         // Short runs (keys, ids) are not worth a vector setup.
         if bytes.len().saturating_sub(from) < 16 {
             return scalar::find_string_special(bytes, from);
@@ -148,6 +179,54 @@ mod tests {
         }
     }
 
+    fn reference_mask(bytes: &[u8], at: usize) -> (u64, usize, bool) {
+        let block = &bytes[at.min(bytes.len())..(at + BLOCK).min(bytes.len())];
+        let mut m = 0u64;
+        for (k, &b) in block.iter().enumerate() {
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                m |= 1 << k;
+            }
+        }
+        (m, block.len(), block.iter().any(|&b| b >= 0x80))
+    }
+
+    fn check_mask(bytes: &[u8], at: usize) {
+        let want = reference_mask(bytes, at);
+        assert_eq!(scalar::special_mask(bytes, at), want, "scalar at {at}");
+        assert_eq!(special_mask(bytes, at), want, "dispatch at {at}");
+        #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+        if at + BLOCK <= bytes.len() {
+            assert_eq!(
+                sse2::special_mask(bytes, at),
+                (want.0, want.2),
+                "sse2 at {at}"
+            );
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 support was just checked.
+                assert_eq!(
+                    unsafe { avx2::special_mask(bytes, at) },
+                    (want.0, want.2),
+                    "avx2 at {at}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn masks_every_position() {
+        for len in [0, 1, 63, 64, 65, 130] {
+            for pos in 0..len {
+                for special in [b'"', b'\\', 0u8, 0x1f, 0xE9] {
+                    let mut v = vec![b'a'; len];
+                    v[pos] = special;
+                    for at in [0, pos.saturating_sub(3), pos] {
+                        check_mask(&v, at);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn boundary_bytes() {
         for b in 0u8..=255 {
@@ -163,6 +242,11 @@ mod tests {
         fn kernels_agree(bytes in proptest::collection::vec(any::<u8>(), 0..300), from in 0usize..300) {
             let from = from.min(bytes.len());
             check(&bytes, from);
+        }
+
+        #[test]
+        fn masks_agree(bytes in proptest::collection::vec(any::<u8>(), 0..200), at in 0usize..200) {
+            check_mask(&bytes, at.min(bytes.len()));
         }
 
         #[test]

@@ -42,3 +42,39 @@ pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
     }
     (i, non_ascii)
 }
+
+/// See [`super::special_mask`]: the portable version, also used for the input's last block.
+pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, bool) {
+    let start = at.min(bytes.len());
+    let block = &bytes[start..(start + super::BLOCK).min(bytes.len())];
+    let mut mask = 0u64;
+    let mut high = 0u64;
+    let mut words = block.chunks_exact(8);
+    let mut k = 0;
+    for chunk in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        high |= x;
+        let mut m = equal(x, b'"') | equal(x, b'\\') | below(x, 0x20);
+        if m != 0 {
+            // The lowest flag is exact but higher ones may be borrow artefacts: check each byte.
+            m = 0;
+            for (i, &b) in chunk.iter().enumerate() {
+                if b == b'"' || b == b'\\' || b < 0x20 {
+                    m |= 1 << i;
+                }
+            }
+            mask |= m << k;
+        }
+        k += 8;
+    }
+    let mut non_ascii = high & HIGHS != 0;
+    for (i, &b) in words.remainder().iter().enumerate() {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            mask |= 1 << (k + i);
+        }
+        non_ascii |= b >= 0x80;
+    }
+    (mask, block.len(), non_ascii)
+}
