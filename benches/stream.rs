@@ -3,6 +3,14 @@
 //! Three shapes: media-heavy (one long base64 string), chat-heavy (many small messages) and
 //! state-heavy (one large nested raw `state`). Each is parsed once whole and once fed in 4 KiB
 //! chunks; criterion reports both as bytes per second, so their ratio is the cost of streaming.
+//! `collect-4KiB-then-parse` is what a server without streaming does (collect the chunks in a
+//! `Vec`, then parse): the fair baseline for feeding, which also copies every chunk once.
+//!
+//! `AGUI_STREAM_RATIO=1 cargo bench --bench stream` prints a table of best-of-N times and the
+//! ratios instead (`AGUI_STREAM_RUNS=n`, `AGUI_STREAM_ONLY=chat`); with
+//! `AGUI_STREAM_VARIANT=one-shot|fed|copy` it runs only one variant, for a profiler or for
+//! instruction counts under `valgrind --tool=callgrind` (`AGUI_STREAM_RUNS=0` gives the cost of
+//! building the documents, to subtract).
 
 use agui_wire::stream::{BodyBuf, BodyParser, Status};
 use agui_wire::{Bump, RunAgentInput};
@@ -210,12 +218,19 @@ fn ratios() {
         let mut buf = BodyBuf::with_capacity(doc.len());
         let (mut t1, mut t2, mut t3) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut t0 = f64::INFINITY;
-        // `AGUI_STREAM_VARIANT=one-shot|fed` runs only that one (for `perf stat`).
+        // `AGUI_STREAM_VARIANT=one-shot|fed|copy` runs only that one (for profilers and
+        // instruction counts: `valgrind --tool=callgrind`).
         let variant = std::env::var("AGUI_STREAM_VARIANT").unwrap_or_default();
         if !variant.is_empty() {
             for _ in 0..runs {
                 arena.reset();
-                if variant == "fed" {
+                if variant == "copy" {
+                    buf.clear();
+                    for chunk in doc.chunks(CHUNK) {
+                        buf.extend_from_slice(black_box(chunk));
+                    }
+                    black_box(buf.len());
+                } else if variant == "fed" {
                     buf.clear();
                     let mut p = BodyParser::new(&buf, &arena);
                     for chunk in doc.chunks(CHUNK) {

@@ -124,7 +124,20 @@ impl<'a> Cursor<'a> {
     }
 
     /// Scans a string at the current position (which must be a `"`).
+    #[inline]
     pub(crate) fn string(&mut self) -> RawResult<StrToken<'a>> {
+        // One-shot parsing gets a copy of the scanner without any slot book-keeping.
+        if self.resume.is_some() {
+            self.string_in::<true>()
+        } else {
+            self.string_in::<false>()
+        }
+    }
+
+    /// [`Cursor::string`], with (`RESUME`) or without the slot book-keeping of a pass over a
+    /// growing buffer.
+    #[inline(always)]
+    fn string_in<const RESUME: bool>(&mut self) -> RawResult<StrToken<'a>> {
         let quote = self.pos;
         debug_assert_eq!(self.peek(), Some(b'"'));
         let start = quote + 1;
@@ -132,7 +145,8 @@ impl<'a> Cursor<'a> {
         let mut pos = start;
         let mut escaped = false;
         let mut non_ascii = false;
-        if let Some(r) = &mut self.resume
+        if RESUME
+            && let Some(r) = &mut self.resume
             && r.string.quote == quote
         {
             let slot = r.string;
@@ -157,7 +171,10 @@ impl<'a> Cursor<'a> {
                 if len < simd::BLOCK {
                     // No special byte up to the end: a later pass continues from there.
                     let e = RawError::new(ErrorKind::UnexpectedEof, bytes.len());
-                    return Err(self.suspend_string(e, quote, bytes.len(), escaped, non_ascii));
+                    if RESUME {
+                        return Err(self.suspend_string(e, quote, bytes.len(), escaped, non_ascii));
+                    }
+                    return Err(e);
                 }
                 // A long plain run (base64, long text): let the streaming kernel cross it.
                 let (j, na) = simd::find_string_special(bytes, pos + simd::BLOCK);
@@ -182,9 +199,10 @@ impl<'a> Cursor<'a> {
                         skip_to = match self.escape(at) {
                             Ok(after) => after,
                             // An escape cut by the end: a later pass reads it again.
-                            Err(e) => {
+                            Err(e) if RESUME => {
                                 return Err(self.suspend_string(e, quote, at, escaped, non_ascii));
                             }
+                            Err(e) => return Err(e),
                         };
                     }
                     c => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), at)),
@@ -203,8 +221,9 @@ impl<'a> Cursor<'a> {
             }
         }
         self.pos = end + 1;
-        if let Some(r) = &mut self.resume
+        if RESUME
             && end - start >= LONG_TOKEN
+            && let Some(r) = &mut self.resume
         {
             r.string = StrSlot {
                 quote,
@@ -417,8 +436,10 @@ impl<'a> Cursor<'a> {
     }
 
     /// The validator's loop over a container, entered at `slot.step` (`Open` for a fresh
-    /// value). Each step can be re-run from the position where it failed, so running out of
-    /// bytes anywhere leaves a state that a later pass continues from.
+    /// value). Every failure names the step it happened in, and each step can be re-run from
+    /// the position where it failed, so running out of bytes anywhere leaves a state that a
+    /// later pass continues from. The loop itself is the plain one (a turn per container
+    /// opened, a turn per value after the first): steps only matter when something fails.
     fn skip_container(
         &mut self,
         start: usize,
@@ -429,100 +450,144 @@ impl<'a> Cursor<'a> {
     ) -> RawResult<JsonKind> {
         let SkipSlot {
             kind,
-            mut step,
+            step,
             mut stack,
             ..
         } = slot;
-        let failed = loop {
-            match step {
-                Step::Open => {
-                    let is_object = self.peek() == Some(b'{');
-                    if depth + stack.len() + 1 > max_depth {
-                        break self.err(ErrorKind::DepthLimitExceeded(max_depth));
-                    }
-                    stack.push(is_object);
-                    self.pos += 1;
-                    step = Step::First;
+        macro_rules! fail {
+            ($e:expr, $step:expr) => {{
+                let e = $e;
+                return Err(self.suspend_skip(e, start, ws_start, depth, kind, $step, stack));
+            }};
+        }
+        macro_rules! close {
+            () => {{
+                self.pos += 1;
+                stack.pop();
+                if stack.is_empty() {
+                    return Ok(self.skip_done(start, ws_start, depth, kind));
                 }
-                Step::First => {
-                    self.skip_ws();
-                    let is_object = stack.top();
-                    let close = if is_object { b'}' } else { b']' };
-                    if self.peek().is_none() {
-                        // Stay at this step: the container may still be empty.
-                        break self.err(ErrorKind::UnexpectedEof);
+            }};
+        }
+        // Finish the step a previous pass stopped in; `open`: the cursor is at `{` or `[`.
+        let mut open = match step {
+            Step::Open => true,
+            Step::After => false,
+            Step::First => {
+                self.skip_ws();
+                let in_object = stack.top();
+                match self.peek() {
+                    None => fail!(self.err(ErrorKind::UnexpectedEof), Step::First),
+                    Some(b'}') if in_object => {
+                        close!();
+                        false
                     }
-                    if self.peek() == Some(close) {
-                        self.pos += 1;
-                        stack.pop();
-                        if stack.is_empty() {
-                            return Ok(self.skip_done(start, ws_start, depth, kind));
-                        }
-                        step = Step::After;
-                    } else {
-                        step = if is_object { Step::Key } else { Step::Value };
+                    Some(b']') if !in_object => {
+                        close!();
+                        false
                     }
-                }
-                Step::Key => {
-                    self.skip_ws();
-                    if self.peek() != Some(b'"') {
-                        break self.unexpected("a string key");
-                    }
-                    if let Err(e) = self.string() {
-                        break e;
-                    }
-                    step = Step::Colon;
-                }
-                Step::Colon => {
-                    if let Err(e) = self.expect(b':', "':'") {
-                        break e;
-                    }
-                    self.skip_ws();
-                    step = Step::Value;
-                }
-                Step::Value => {
-                    self.skip_ws();
-                    match self.scalar() {
-                        Ok(Some(_)) => step = Step::After,
-                        Ok(None) => step = Step::Open,
-                        Err(e) => break e,
-                    }
-                }
-                Step::After => {
-                    self.skip_ws();
-                    let in_object = stack.top();
-                    match self.peek() {
-                        Some(b',') => {
-                            self.pos += 1;
-                            self.skip_ws();
-                            step = if in_object { Step::Key } else { Step::Value };
-                        }
-                        Some(b'}') if in_object => {
-                            self.pos += 1;
-                            stack.pop();
-                            if stack.is_empty() {
-                                return Ok(self.skip_done(start, ws_start, depth, kind));
-                            }
-                        }
-                        Some(b']') if !in_object => {
-                            self.pos += 1;
-                            stack.pop();
-                            if stack.is_empty() {
-                                return Ok(self.skip_done(start, ws_start, depth, kind));
-                            }
-                        }
-                        _ => {
-                            break self.unexpected(if in_object {
-                                "',' or '}'"
-                            } else {
-                                "',' or ']'"
-                            });
-                        }
-                    }
+                    _ => match self.member(in_object) {
+                        Ok(container) => container,
+                        Err((e, step)) => fail!(e, step),
+                    },
                 }
             }
+            Step::Key => match self.member(true) {
+                Ok(container) => container,
+                Err((e, step)) => fail!(e, step),
+            },
+            Step::Colon => {
+                if let Err(e) = self.expect(b':', "':'") {
+                    fail!(e, Step::Colon);
+                }
+                match self.member(false) {
+                    Ok(container) => container,
+                    Err((e, step)) => fail!(e, step),
+                }
+            }
+            Step::Value => match self.member(false) {
+                Ok(container) => container,
+                Err((e, step)) => fail!(e, step),
+            },
         };
-        Err(self.suspend_skip(failed, start, ws_start, depth, kind, step, stack))
+        loop {
+            if open {
+                // At `{` or `[`: open it and read its first member, if any.
+                let is_object = self.peek() == Some(b'{');
+                if depth + stack.len() + 1 > max_depth {
+                    fail!(
+                        self.err(ErrorKind::DepthLimitExceeded(max_depth)),
+                        Step::Open
+                    );
+                }
+                stack.push(is_object);
+                self.pos += 1;
+                self.skip_ws();
+                let close = if is_object { b'}' } else { b']' };
+                match self.peek() {
+                    Some(c) if c == close => {
+                        close!();
+                        open = false;
+                    }
+                    // Stay at this step: the container may still be empty.
+                    None => fail!(self.err(ErrorKind::UnexpectedEof), Step::First),
+                    _ => match self.member(is_object) {
+                        Ok(container) => open = container,
+                        Err((e, step)) => fail!(e, step),
+                    },
+                }
+                if open {
+                    continue;
+                }
+            }
+            // After a value: a comma and the next member, or closing brackets.
+            self.skip_ws();
+            let in_object = stack.top();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    match self.member(in_object) {
+                        Ok(container) => open = container,
+                        Err((e, step)) => fail!(e, step),
+                    }
+                }
+                Some(b'}') if in_object => close!(),
+                Some(b']') if !in_object => close!(),
+                _ => fail!(
+                    self.unexpected(if in_object {
+                        "',' or '}'"
+                    } else {
+                        "',' or ']'"
+                    }),
+                    Step::After
+                ),
+            }
+        }
+    }
+
+    /// One member of a container: `"key":` when `in_object`, then a value. `Ok(true)` when the
+    /// value is a container (the cursor at its bracket), `Ok(false)` after a scalar; on
+    /// failure, the step to re-run.
+    #[inline(always)]
+    fn member(&mut self, in_object: bool) -> Result<bool, (RawError, Step)> {
+        self.skip_ws();
+        if in_object {
+            if self.peek() != Some(b'"') {
+                return Err((self.unexpected("a string key"), Step::Key));
+            }
+            if let Err(e) = self.string() {
+                return Err((e, Step::Key));
+            }
+            if let Err(e) = self.expect(b':', "':'") {
+                return Err((e, Step::Colon));
+            }
+            self.skip_ws();
+        }
+        match self.scalar() {
+            Ok(Some(_)) => Ok(false),
+            Ok(None) => Ok(true),
+            Err(e) => Err((e, Step::Value)),
+        }
     }
 
     /// A value that ended well: on a growing buffer, a long one is remembered whole.

@@ -149,3 +149,86 @@ impl Resume {
         self.reread
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{ErrorKind, RawResult};
+    use crate::scanner::Cursor;
+    use proptest::prelude::*;
+
+    /// Validates `doc` as one value in passes over its prefixes ending at `cuts`, then whole.
+    fn in_passes(doc: &[u8], cuts: &[usize]) -> RawResult<(JsonKind, usize, usize)> {
+        let mut resume = Box::new(Resume::new());
+        for &cut in cuts.iter().chain(std::iter::once(&doc.len())) {
+            let partial = cut < doc.len();
+            let mut c = Cursor::new(&doc[..cut]);
+            resume.begin(partial);
+            c.resume = Some(resume);
+            let r = c.skip_value(0, 8).map(|k| (k, c.pos, c.ws));
+            resume = c.resume.take().expect("given back");
+            match r {
+                Err(e) if partial && e.kind == ErrorKind::UnexpectedEof => continue,
+                other => return other,
+            }
+        }
+        unreachable!("the last pass is not partial")
+    }
+
+    fn whole(doc: &[u8]) -> RawResult<(JsonKind, usize, usize)> {
+        let mut c = Cursor::new(doc);
+        c.skip_value(0, 8).map(|k| (k, c.pos, c.ws))
+    }
+
+    fn check(doc: &[u8], cuts: &[usize]) {
+        let mut cuts: Vec<usize> = cuts.iter().map(|c| c % (doc.len() + 1)).collect();
+        cuts.sort_unstable();
+        // The whitespace count matters too: it decides whether a raw value is compact.
+        assert_eq!(
+            in_passes(doc, &cuts),
+            whole(doc),
+            "{:?} cut at {cuts:?}",
+            String::from_utf8_lossy(doc)
+        );
+    }
+
+    const VALUES: &[&str] = &[
+        r#"{"a":[1,2.5e-3,{"b":"c\"d\u00e9\ud83d\ude00"}],"e":{},"f":[],"g":[[]],"h":true,"i":null}"#,
+        " [ 1 , { \"k\" : [ false , \"x\" ] } , -0 , 1E+2 ] ",
+        r#""a long string with \n escapes \\ and \/ and é and \uD83D\uDE00""#,
+        "12345678901234567890",
+        "[[[[[[[[1]]]]]]]]",
+        "[[[[[[[[[1]]]]]]]]]",
+    ];
+
+    #[test]
+    fn every_two_pass_split_of_values() {
+        for v in VALUES {
+            for cut in 0..=v.len() {
+                check(v.as_bytes(), &[cut]);
+            }
+            check(v.as_bytes(), &(1..v.len()).collect::<Vec<_>>());
+        }
+    }
+
+    proptest! {
+        /// Random bytes from JSON's alphabet, mostly invalid: the verdict, the end and the
+        /// whitespace count never depend on where the passes stop.
+        #[test]
+        fn passes_agree_with_one_go(
+            doc in proptest::collection::vec(proptest::sample::select(
+                b"{}[],:\" \n\\u0123456789abcdefABCDEF.eE+-truefalsnul\xc3\xa9\x01".to_vec()), 0..48),
+            cuts in proptest::collection::vec(0usize..64, 0..8),
+        ) {
+            check(&doc, &cuts);
+        }
+
+        #[test]
+        fn damaged_values(v in proptest::sample::select(VALUES.to_vec()), at in 0usize..200, byte in any::<u8>(), cuts in proptest::collection::vec(0usize..200, 0..8)) {
+            let mut doc = v.as_bytes().to_vec();
+            let at = at % doc.len();
+            doc[at] = byte;
+            check(&doc, &cuts);
+        }
+    }
+}
