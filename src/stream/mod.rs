@@ -56,12 +56,19 @@
 //!   open containers as a bit stack, the step it was at), so a 16 MB `state` is validated once.
 //!
 //! A re-descent therefore re-reads only the typed prefix of the unfinished item (a message's
-//! `"id":"…","role":"user",` before its content), a few dozen bytes. The saved items borrow
-//! the buffer, which is why the buffer is a [`BodyBuf`] and not a caller's `Vec<u8>`: a
-//! growing `Vec` moves its bytes and needs `&mut` to grow, so nothing parsed could be kept
-//! across chunks, and the document would have to be built again at the end, doubling the
-//! work for message-heavy bodies. A `BodyBuf` grows through `&self` and never moves a byte
-//! it has handed out.
+//! `"id":"…","role":"user",` before its content), a few dozen bytes. When a pass stopped
+//! inside a string or a raw value, the next call does not even re-descend: it continues that
+//! token over the new bytes, and descends again only once the token is finished.
+//!
+//! The saved items borrow the buffer, which is why the buffer is a [`BodyBuf`] and not a
+//! caller's `Vec<u8>`: a growing `Vec` moves its bytes and needs `&mut` to grow, so nothing
+//! parsed could be kept across chunks, and the document would have to be built again at the
+//! end, doubling the work for message-heavy bodies. A `BodyBuf` grows through `&self` and
+//! never moves a byte it has handed out (when it outgrows a block it keeps the old one: give
+//! it the body's size, from `Content-Length`, and it uses one block).
+//!
+//! [`Status::Partial`] carries no hint of how many bytes are missing: any string may be
+//! arbitrarily long, so no honest number exists beyond "at least one".
 //!
 //! A few decisions look past the byte at hand, and would give a different verdict once more
 //! bytes come: a number running into the end of the buffer (more digits may follow),
