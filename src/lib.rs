@@ -26,6 +26,8 @@
 //! |---|---|
 //! | [`model`] | the borrowed data model: [`RunAgentInput`], [`Message`], [`InputContent`], [`AgentCapabilities`], and the building blocks [`Str`], [`RawJson`], [`List`], [`Extra`] |
 //! | [`parser`] | bytes to model: [`RunAgentInput::parse`], [`ParseOptions`], [`validate_json`] |
+//! | [`events`] | the 31 AG-UI event types: [`Event`], [`Event::parse`], written with [`WriteJson`] |
+//! | [`reducer`] | events to conversation: [`reducer::Reducer`] (messages and state, as the TypeScript client builds them) |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
 //! | [`media`] | inline media: zero-copy base64 (SIMD, scalar twin), `data:` URLs, magic-byte sniffing |
@@ -48,9 +50,11 @@
 
 pub mod edit;
 pub mod error;
+pub mod events;
 pub mod media;
 pub mod model;
 pub mod parser;
+pub mod reducer;
 mod scanner;
 mod schema;
 mod serde_impl;
@@ -61,6 +65,12 @@ pub mod writer;
 pub use bumpalo::Bump;
 pub use edit::{EditError, PartPath};
 pub use error::{Error, ErrorKind, json_path_at};
+pub use events::*;
 pub use model::*;
 pub use parser::{ParseOptions, offset_in, validate_json};
 pub use writer::{WriteJson, to_io_slices, to_vec, write_all_vectored, write_to};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -230,7 +230,7 @@ fn usage_errors_exit_2() {
             "samples/conversation.json",
             "samples/capabilities.json",
         ],
-        &["validate", "--strict", "samples/conversation.json"],
+        &["validate", "--bogus", "samples/conversation.json"],
         &["validate", "--kind", "event", "samples/conversation.json"],
         &["validate", "samples/conversation.json", "--kind"],
         &["validate", "samples/no-such-file.json"],

@@ -15,7 +15,10 @@
 //!   `null`. Every case where we do not do what both SDKs do is listed in [`DIVERGENCES`],
 //!   with the reason, and the list is checked in both directions (no unlisted divergence, no
 //!   stale entry).
-//! - **event corpus**: waits for `agui_wire::events`; see [`event_corpus_pending`].
+//! - **event corpus**: the `events/*.json` documents are accept documents like the others
+//!   (parsed with [`Event::parse`], flattened by `Flat::event`); the `event-*` reject cases go
+//!   through the reject checks above; and every frame of the `events/*.sse` streams splits out
+//!   with [`sse::SseDecoder`] and parses to the model of the event it names.
 
 #[path = "common/sdk_corpus.rs"]
 mod common;
@@ -126,6 +129,232 @@ impl Flat {
         if let Some(items) = items {
             self.list(&join(path, key), items, f);
         }
+    }
+
+    // --- Events --------------------------------------------------------------------------
+
+    fn opt_i(&mut self, path: &str, key: &str, v: Option<i64>) {
+        if let Some(v) = v {
+            self.put(join(path, key), J::Num(v.to_string()));
+        }
+    }
+
+    fn str_list(&mut self, path: &str, key: &str, v: &Option<List<'_, Str<'_>>>) {
+        self.opt_list(path, key, v, |f, p, s| f.put(p.to_string(), str_j(s)));
+    }
+
+    fn usage(&mut self, p: &str, u: &Option<List<'_, TokenUsage<'_>>>) {
+        self.opt_list(p, "usage", u, |f, p, u| {
+            f.object(p, |f| {
+                f.opt_s(p, "provider", &u.provider);
+                f.opt_s(p, "model", &u.model);
+                f.opt_u(p, "inputTokens", u.input_tokens);
+                f.opt_u(p, "outputTokens", u.output_tokens);
+                f.opt_u(p, "totalTokens", u.total_tokens);
+                f.opt_u(p, "reasoningTokens", u.reasoning_tokens);
+                f.opt_u(p, "cachedInputTokens", u.cached_input_tokens);
+                f.opt_u(p, "cacheWriteInputTokens", u.cache_write_input_tokens);
+                f.extra(p, &u.extra);
+            })
+        });
+    }
+
+    fn event(&mut self, e: &Event<'_>) {
+        let at = "";
+        self.object(at, |f| {
+            f.lit(at, "type", &e.type_name());
+            if let Some(b) = e.base() {
+                f.opt_i(at, "timestamp", b.timestamp);
+                f.opt_raw(at, "rawEvent", &b.raw_event);
+                f.opt_raw(at, "metadata", &b.metadata);
+                f.opt_s(at, "subagentRunId", &b.subagent_run_id);
+            }
+            match e {
+                Event::RunStarted(r) => {
+                    f.s(at, "threadId", &r.thread_id);
+                    f.s(at, "runId", &r.run_id);
+                    f.opt_s(at, "protocolVersion", &r.protocol_version);
+                    f.opt_s(at, "parentRunId", &r.parent_run_id);
+                    if let Some(input) = &r.input {
+                        f.run_agent_input("input", input);
+                    }
+                }
+                Event::RunFinished(r) => {
+                    f.s(at, "threadId", &r.thread_id);
+                    f.s(at, "runId", &r.run_id);
+                    f.opt_raw(at, "result", &r.result);
+                    if let Some(o) = &r.outcome {
+                        let p = "outcome";
+                        f.object(p, |f| match o {
+                            RunOutcome::Success {
+                                pending_tool_call_ids,
+                                extra,
+                            } => {
+                                f.lit(p, "type", "success");
+                                f.str_list(p, "pendingToolCallIds", pending_tool_call_ids);
+                                f.extra(p, extra);
+                            }
+                            RunOutcome::Interrupt { interrupts, extra } => {
+                                f.lit(p, "type", "interrupt");
+                                f.list(&join(p, "interrupts"), interrupts, |f, p, i| {
+                                    f.object(p, |f| {
+                                        f.s(p, "id", &i.id);
+                                        f.s(p, "reason", &i.reason);
+                                        f.opt_s(p, "message", &i.message);
+                                        f.opt_s(p, "toolCallId", &i.tool_call_id);
+                                        f.opt_raw(p, "responseSchema", &i.response_schema);
+                                        f.opt_s(p, "expiresAt", &i.expires_at);
+                                        f.opt_raw(p, "metadata", &i.metadata);
+                                        f.opt_s(p, "subagentRunId", &i.subagent_run_id);
+                                        f.extra(p, &i.extra);
+                                    })
+                                });
+                                f.extra(p, extra);
+                            }
+                            RunOutcome::Cancelled { extra } => {
+                                f.lit(p, "type", "cancelled");
+                                f.extra(p, extra);
+                            }
+                        });
+                    }
+                    f.usage(at, &r.usage);
+                }
+                Event::RunError(r) => {
+                    f.s(at, "message", &r.message);
+                    f.opt_s(at, "code", &r.code);
+                    f.usage(at, &r.usage);
+                }
+                Event::StepStarted(s) => f.s(at, "stepName", &s.step_name),
+                Event::StepFinished(s) => f.s(at, "stepName", &s.step_name),
+                Event::TextMessageStart(t) => {
+                    f.s(at, "messageId", &t.message_id);
+                    // Python: Optional role, no default (absent stays absent).
+                    if let Some(r) = t.role {
+                        f.lit(at, "role", r.as_str());
+                    }
+                    f.opt_s(at, "name", &t.name);
+                }
+                Event::TextMessageContent(t) => {
+                    f.s(at, "messageId", &t.message_id);
+                    f.s(at, "delta", &t.delta);
+                }
+                Event::TextMessageEnd(t) => f.s(at, "messageId", &t.message_id),
+                Event::TextMessageChunk(t) => {
+                    f.opt_s(at, "messageId", &t.message_id);
+                    if let Some(r) = t.role {
+                        f.lit(at, "role", r.as_str());
+                    }
+                    f.opt_s(at, "delta", &t.delta);
+                    f.opt_s(at, "name", &t.name);
+                }
+                Event::ToolCallStart(t) => {
+                    f.s(at, "toolCallId", &t.tool_call_id);
+                    f.s(at, "toolCallName", &t.tool_call_name);
+                    f.opt_s(at, "parentMessageId", &t.parent_message_id);
+                }
+                Event::ToolCallArgs(t) => {
+                    f.s(at, "toolCallId", &t.tool_call_id);
+                    f.s(at, "delta", &t.delta);
+                }
+                Event::ToolCallEnd(t) => f.s(at, "toolCallId", &t.tool_call_id),
+                Event::ToolCallChunk(t) => {
+                    f.opt_s(at, "toolCallId", &t.tool_call_id);
+                    f.opt_s(at, "toolCallName", &t.tool_call_name);
+                    f.opt_s(at, "parentMessageId", &t.parent_message_id);
+                    f.opt_s(at, "delta", &t.delta);
+                }
+                Event::ToolCallResult(t) => {
+                    f.s(at, "messageId", &t.message_id);
+                    f.s(at, "toolCallId", &t.tool_call_id);
+                    f.content(at, &t.content);
+                    if let Some(r) = t.role {
+                        f.lit(at, "role", r.as_str());
+                    }
+                }
+                Event::StateSnapshot(s) => f.raw(at, "snapshot", &s.snapshot),
+                // README leaf rule 2: the whole JSON Patch array is one leaf.
+                Event::StateDelta(s) => f.raw(at, "delta", &s.delta),
+                Event::MessagesSnapshot(m) => {
+                    f.list("messages", &m.messages, |f, p, m| f.message(p, m))
+                }
+                Event::ActivitySnapshot(a) => {
+                    f.s(at, "messageId", &a.message_id);
+                    f.s(at, "activityType", &a.activity_type);
+                    f.raw(at, "content", &a.content);
+                    f.opt_b(at, "replace", a.replace);
+                }
+                Event::ActivityDelta(a) => {
+                    f.s(at, "messageId", &a.message_id);
+                    f.s(at, "activityType", &a.activity_type);
+                    f.raw(at, "patch", &a.patch);
+                }
+                Event::Raw(r) => {
+                    f.raw(at, "event", &r.event);
+                    f.opt_s(at, "source", &r.source);
+                }
+                Event::Custom(c) => {
+                    f.s(at, "name", &c.name);
+                    f.raw(at, "value", &c.value);
+                }
+                Event::ReasoningStart(r) => f.s(at, "messageId", &r.message_id),
+                Event::ReasoningMessageStart(r) => {
+                    f.s(at, "messageId", &r.message_id);
+                    // README leaf rule 8: Python fills in role "reasoning" when absent.
+                    f.lit(at, "role", r.role.map_or("reasoning", |r| r.as_str()));
+                }
+                Event::ReasoningMessageContent(r) => {
+                    f.s(at, "messageId", &r.message_id);
+                    f.s(at, "delta", &r.delta);
+                }
+                Event::ReasoningMessageEnd(r) => f.s(at, "messageId", &r.message_id),
+                Event::ReasoningMessageChunk(r) => {
+                    f.opt_s(at, "messageId", &r.message_id);
+                    f.opt_s(at, "delta", &r.delta);
+                }
+                Event::ReasoningEnd(r) => f.s(at, "messageId", &r.message_id),
+                Event::ReasoningEncryptedValue(r) => {
+                    f.lit(at, "subtype", r.subtype.as_str());
+                    f.s(at, "entityId", &r.entity_id);
+                    f.s(at, "encryptedValue", &r.encrypted_value);
+                }
+                Event::SubagentStarted(s) => {
+                    f.s(at, "subagentRunId", &s.subagent_run_id);
+                    f.s(at, "name", &s.name);
+                    f.opt_s(at, "description", &s.description);
+                    f.opt_s(at, "parentSubagentRunId", &s.parent_subagent_run_id);
+                    f.opt_s(at, "parentToolCallId", &s.parent_tool_call_id);
+                    f.opt_s(at, "parentMessageId", &s.parent_message_id);
+                }
+                Event::SubagentFinished(s) => {
+                    f.s(at, "subagentRunId", &s.subagent_run_id);
+                    f.opt_raw(at, "result", &s.result);
+                    if let Some(o) = &s.outcome {
+                        let p = "outcome";
+                        f.object(p, |f| match o {
+                            SubagentOutcome::Success { extra } => {
+                                f.lit(p, "type", "success");
+                                f.extra(p, extra);
+                            }
+                            SubagentOutcome::Suspended {
+                                interrupt_ids,
+                                extra,
+                            } => {
+                                f.lit(p, "type", "suspended");
+                                f.str_list(p, "interruptIds", interrupt_ids);
+                                f.extra(p, extra);
+                            }
+                        });
+                    }
+                }
+                Event::SubagentError(s) => {
+                    f.s(at, "subagentRunId", &s.subagent_run_id);
+                    f.s(at, "message", &s.message);
+                    f.opt_s(at, "code", &s.code);
+                }
+                Event::Unknown { .. } => {}
+            }
+            f.extra(at, e.extra());
+        });
     }
 
     // --- RunAgentInput ---------------------------------------------------------------------
@@ -457,7 +686,10 @@ fn parse_flat(kind: Kind, bytes: &[u8], opts: &ParseOptions) -> Result<BTreeMap<
             let c = AgentCapabilities::parse_with(bytes, &arena, opts)?;
             f.capabilities(&c);
         }
-        Kind::Event => unreachable!("events are not parsed yet: see event_corpus_pending"),
+        Kind::Event => {
+            let e = Event::parse_with(bytes, &arena, opts)?;
+            f.event(&e);
+        }
     }
     Ok(f.map)
 }
@@ -556,14 +788,17 @@ fn expected_map(exp: &J) -> (BTreeMap<String, J>, BTreeMap<String, J>) {
 
 #[test]
 fn accept_corpus_matches_the_python_model() {
-    let docs = documents(&conformance_dir().join("accept"));
+    let mut docs = documents(&conformance_dir().join("accept"));
     assert!(
         docs.len() >= 85,
         "only {} accept documents found",
         docs.len()
     );
+    // The event documents follow the same rules: parsed with `Event::parse`, flattened by
+    // `Flat::event`, compared with the Python SDK's map value by value.
+    docs.extend(documents(&conformance_dir().join("events")));
     let mut failures = Vec::new();
-    let (mut runs, mut caps, mut leaves) = (0, 0, 0);
+    let (mut runs, mut caps, mut events, mut leaves) = (0, 0, 0, 0);
     for doc in &docs {
         let name = rel(doc);
         let kind = kind_of(doc);
@@ -589,7 +824,7 @@ fn accept_corpus_matches_the_python_model() {
         match kind {
             Kind::RunAgentInput => runs += 1,
             Kind::AgentCapabilities => caps += 1,
-            Kind::Event => unreachable!(),
+            Kind::Event => events += 1,
         }
         leaves += theirs.len();
         failures.extend(compare_maps(&name, &ours, &theirs));
@@ -629,8 +864,8 @@ fn accept_corpus_matches_the_python_model() {
         failures.join("\n")
     );
     assert!(
-        runs >= 80 && caps >= 6 && leaves > 2500,
-        "{runs} {caps} {leaves}"
+        runs >= 80 && caps >= 6 && events >= 80 && leaves > 3000,
+        "{runs} {caps} {events} {leaves}"
     );
 }
 
@@ -777,11 +1012,56 @@ const DIVERGENCES: &[(&str, Ours, &str)] = &[
         Ours::StrictRejectsLenientAccepts,
         NULL,
     ),
+    (
+        "event-metadata-null",
+        Ours::StrictRejectsLenientAccepts,
+        NULL,
+    ),
+    (
+        "event-raw-event-null",
+        Ours::StrictRejectsLenientAccepts,
+        NULL,
+    ),
+    (
+        "event-run-finished-outcome-null",
+        Ours::StrictRejectsLenientAccepts,
+        NULL,
+    ),
+    (
+        "event-run-finished-result-null",
+        Ours::StrictRejectsLenientAccepts,
+        NULL,
+    ),
+    (
+        "event-timestamp-null",
+        Ours::StrictRejectsLenientAccepts,
+        NULL,
+    ),
+    (
+        "event-tool-call-start-parent-message-id-null",
+        Ours::StrictRejectsLenientAccepts,
+        NULL,
+    ),
     // --- Python coerces, TypeScript rejects: we do not coerce, in either mode.
     (
         "capabilities-streaming-string",
         Ours::Rejects,
         "no type coercion: a boolean field holds true or false (Python reads \"yes\" as true; TS rejects)",
+    ),
+    (
+        "event-activity-snapshot-replace-number",
+        Ours::Rejects,
+        "no type coercion: `replace` is true or false (Python reads 1 as true; TS rejects)",
+    ),
+    (
+        "event-activity-snapshot-replace-string",
+        Ours::Rejects,
+        "no type coercion (Python reads \"true\" as true; TS rejects)",
+    ),
+    (
+        "event-timestamp-string",
+        Ours::Rejects,
+        "no type coercion: a timestamp is a number (Python reads \"12\" as 12; TS rejects)",
     ),
     (
         "snake-case-keys",
@@ -794,7 +1074,32 @@ const DIVERGENCES: &[(&str, Ours, &str)] = &[
         Ours::Accepts,
         "ToolCall.type may be absent and means \"function\" (`ToolCall::call_type()`), as in Python and the .NET docs (\"defaults to function\"); TS requires it",
     ),
+    (
+        "event-reasoning-message-start-missing-role",
+        Ours::Accepts,
+        "REASONING_MESSAGE_START.role may be absent and means \"reasoning\", as Python fills it in; TS requires it",
+    ),
     // --- Both SDKs reject; we accept on purpose.
+    // Event types AG-UI 1.0 does not define (including the removed THINKING_* events).
+    ("event-unknown-type", Ours::Accepts, UNKNOWN_EVENT),
+    ("event-type-lowercase", Ours::Accepts, UNKNOWN_EVENT),
+    ("event-thinking-start", Ours::Accepts, UNKNOWN_EVENT),
+    ("event-thinking-end", Ours::Accepts, UNKNOWN_EVENT),
+    (
+        "event-thinking-text-message-start",
+        Ours::Accepts,
+        UNKNOWN_EVENT,
+    ),
+    (
+        "event-thinking-text-message-content",
+        Ours::Accepts,
+        UNKNOWN_EVENT,
+    ),
+    (
+        "event-thinking-text-message-end",
+        Ours::Accepts,
+        UNKNOWN_EVENT,
+    ),
     (
         "part-binary-in-1-0",
         Ours::Accepts,
@@ -833,6 +1138,8 @@ const DIVERGENCES: &[(&str, Ours, &str)] = &[
         "a protocol field given twice is rejected (both SDKs keep the last): a proxy that checked one value must not forward a document whose agent may read the other",
     ),
 ];
+
+const UNKNOWN_EVENT: &str = "an event type AG-UI 1.0 does not define (both SDKs reject it) is accepted and kept as `Event::Unknown` so a proxy can forward it";
 
 const NULL: &str = "`null` in an optional field: rejected by default, as the protocol and the TypeScript SDK; read as absent with ParseOptions::lenient(), as the Python SDK";
 
@@ -965,9 +1272,6 @@ fn reject_corpus() {
     let mut listed: Vec<&str> = Vec::new();
     let mut checked = 0;
     for c in &cases {
-        if c.kind == Kind::Event {
-            continue; // see event_corpus_pending
-        }
         checked += 1;
         let bytes = std::fs::read(&c.file).expect("readable");
         let strict = parse_flat(c.kind, &bytes, &ParseOptions::default());
@@ -1182,9 +1486,9 @@ fn sse_frames(stream: &[u8], chunk: usize) -> (Vec<Vec<u8>>, Result<(), sse::Sse
 
 /// Every `events/*.sse` stream of the corpus (the Python encoder's, the TypeScript encoder's and
 /// the hand-written framing variants) splits, in chunks of any size, into the frames its
-/// `.sse.expected.json` names, and frame *i* holds the JSON value of `events/<name>.json`.
-/// (That each frame then parses to that event's model is the event corpus's job, see
-/// [`event_corpus_pending`].)
+/// `.sse.expected.json` names, frame *i* holds the JSON value of `events/<name>.json`, and
+/// [`Event::parse`] of the frame gives the model of that event (its flat map is the Python
+/// SDK's map of `events/<name>.json`).
 #[test]
 fn sse_streams_split_into_the_named_frames() {
     let dir = conformance_dir().join("events");
@@ -1219,48 +1523,24 @@ fn sse_streams_split_into_the_named_frames() {
             }
             for (i, (data, event)) in frames.iter().zip(names).enumerate() {
                 let event = event.as_str().expect("a frame name");
-                let want = read_j(&dir.join(format!("{event}.json")));
+                let doc = dir.join(format!("{event}.json"));
+                let want = read_j(&doc);
                 let text = std::str::from_utf8(data).expect("UTF-8 frame data");
                 let got = J::parse(text).unwrap_or_else(|e| panic!("{name} frame {i}: {e}"));
                 assert!(
                     json_eq(&got, &want),
                     "{name} frame {i} (chunks of {chunk}): {got:?}\nis not events/{event}.json: {want:?}"
                 );
+                // The frame parses to the model of the named event: its flat map is the
+                // Python SDK's map of events/<event>.json.
+                let ours = parse_flat(Kind::Event, data, &ParseOptions::default())
+                    .unwrap_or_else(|e| panic!("{name} frame {i} ({event}): {e}"));
+                let (theirs, _) = expected_map(&read_j(&expected_of(&doc)));
+                let diffs = compare_maps(&format!("{name} frame {i}"), &ours, &theirs);
+                assert!(diffs.is_empty(), "{}", diffs.join("\n"));
                 frames_checked += 1;
             }
         }
     }
     assert!(frames_checked > 100, "{frames_checked}");
-}
-
-// ------------------------------------------------------------------------------------------
-// Event corpus
-// ------------------------------------------------------------------------------------------
-
-/// The event documents of the corpus (`events/*.json`, `reject/event-*.json`,
-/// `samples/invalid/event-*.json`) wait for `agui_wire::events` (branch `events`). The walker
-/// for them, the `parse_flat` line, the DIVERGENCES entries and the steps to wire them in are
-/// ready in `tests/pending/conformance_events.rs` (not compiled; it was run against the events
-/// work tree, where all 86 event documents matched the Python SDK). Until then this checks
-/// that the corpus is complete, and the SSE framing of the event streams is checked by
-/// [`sse_streams_split_into_the_named_frames`].
-#[test]
-fn event_corpus_pending() {
-    let events = documents(&conformance_dir().join("events"));
-    let rejects = reject_cases()
-        .into_iter()
-        .filter(|c| c.kind == Kind::Event)
-        .count();
-    assert!(
-        events.len() >= 60 && rejects >= 50,
-        "{} events, {rejects} rejects",
-        events.len()
-    );
-    for e in &events {
-        assert!(expected_of(e).exists(), "{} has no expected file", rel(e));
-    }
-    eprintln!(
-        "event corpus: {} documents and {rejects} reject cases wait for agui_wire::events",
-        events.len()
-    );
 }

@@ -3,7 +3,9 @@
 //! Exit codes: 0 success, 1 invalid input (the error on stderr as
 //! `error: <what> at <json path> (byte <offset>)`), 2 usage or I/O errors.
 
+mod cmd_events;
 mod cmd_inspect;
+mod cmd_media;
 mod cmd_write;
 
 use std::io::Read;
@@ -13,12 +15,23 @@ const USAGE: &str = "\
 usage: agui-wire <command> [options] FILE|-
 
 commands:
-  validate [--kind input|capabilities] [--lenient] FILE|-
-        exit 0 if FILE is a valid RunAgentInput (or AgentCapabilities), 1 if not
+  validate [--kind input|capabilities] [--strict] [--lenient] FILE|-
+        exit 0 if FILE is a valid RunAgentInput (or AgentCapabilities), 1 if not;
+        --strict also validates every inline media payload and warns when a declared
+        mimeType does not match the bytes
   inspect [--json] [--lenient] FILE|-
-        summarise a RunAgentInput: ids, messages per role, tools, content parts, raw field sizes
+        summarise a RunAgentInput: ids, messages per role, tools, content parts (with decoded
+        size and detected format of inline media), raw field sizes
+  extract --out DIR [--lenient] FILE|-
+        write every inline media part to DIR, one file per part named after its JSON path
+  offload --out DIR --base-url URL [--lenient] FILE|-
+        write every inline media part to DIR and print the document with those parts turned
+        into url sources pointing at URL/<file name>
   write [--kind input|capabilities] [--lenient] FILE|-
         parse FILE and write it to stdout as compact JSON (byte for byte if already compact)
+  events [--reduce] [--lenient] FILE|-
+        read an AG-UI event stream (SSE) and print each event as one line of compact JSON;
+        --reduce prints instead the final {\"messages\": [...], \"state\": ...} the events build
 
 FILE may be `-` for standard input. --lenient reads `null` in optional fields as absent
 (as the Python SDK does); by default it is an error, as the protocol and the TypeScript SDK say.";
@@ -125,13 +138,16 @@ pub(crate) fn read_input(path: &str) -> Result<Vec<u8>, Failure> {
 }
 
 fn validate(args: &[String]) -> Result<(), Failure> {
-    let args = Args::parse(args, &["--kind"], &["--lenient"])?;
+    let args = Args::parse(args, &["--kind"], &["--lenient", "--strict"])?;
     let bytes = read_input(args.file()?)?;
     let opts = args.options();
     let arena = agui_wire::Bump::new();
     match args.value("--kind").unwrap_or("input") {
         "input" | "run-agent-input" => {
-            agui_wire::RunAgentInput::parse_with(&bytes, &arena, &opts)?;
+            let input = agui_wire::RunAgentInput::parse_with(&bytes, &arena, &opts)?;
+            if args.has("--strict") {
+                cmd_media::strict_media(&input, &bytes)?;
+            }
         }
         "capabilities" => {
             agui_wire::AgentCapabilities::parse_with(&bytes, &arena, &opts)?;
@@ -155,6 +171,9 @@ fn main() -> ExitCode {
         "validate" => validate(rest),
         "inspect" => cmd_inspect::run(rest),
         "write" => cmd_write::write(rest),
+        "offload" => cmd_write::offload(rest, cmd_media::decode_source),
+        "extract" => cmd_media::extract(rest),
+        "events" => cmd_events::run(rest),
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())

@@ -12,6 +12,9 @@ struct PartInfo {
     mime_type: Option<String>,
     source_type: Option<&'static str>,
     encoded_bytes: usize,
+    decoded_bytes: Option<usize>,
+    decode_error: Option<String>,
+    detected: Option<&'static str>,
 }
 
 fn text(s: &Str<'_>) -> String {
@@ -27,6 +30,9 @@ fn part_info(path: String, part: &InputContent<'_>) -> PartInfo {
             mime_type: None,
             source_type: None,
             encoded_bytes: t.text.raw_len(),
+            decoded_bytes: None,
+            decode_error: None,
+            detected: None,
         },
         InputContent::Binary(b) => PartInfo {
             path,
@@ -40,6 +46,9 @@ fn part_info(path: String, part: &InputContent<'_>) -> PartInfo {
                 "id"
             }),
             encoded_bytes: b.data.as_ref().or(b.url.as_ref()).map_or(0, Str::raw_len),
+            decoded_bytes: None,
+            decode_error: None,
+            detected: None,
         },
         InputContent::Image(m)
         | InputContent::Audio(m)
@@ -54,6 +63,9 @@ fn part_info(path: String, part: &InputContent<'_>) -> PartInfo {
                 InputContentSource::Url(u) => u.value.raw_len(),
                 InputContentSource::File(f) => f.value.raw_len(),
             },
+            decoded_bytes: None,
+            decode_error: None,
+            detected: None,
         },
     }
 }
@@ -87,6 +99,15 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
             for (j, p) in ps.iter().enumerate() {
                 parts.push(part_info(format!("messages[{i}].content[{j}]"), p));
             }
+        }
+    }
+    for (path, decoded, detected) in crate::cmd_media::media_details(&input, &bytes, &arena) {
+        if let Some(p) = parts.iter_mut().find(|p| p.path == path) {
+            match decoded {
+                Ok(n) => p.decoded_bytes = n,
+                Err(e) => p.decode_error = Some(e),
+            }
+            p.detected = detected;
         }
     }
     let tools: Vec<String> = input
@@ -149,6 +170,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
                 "mimeType": p.mime_type,
                 "sourceType": p.source_type,
                 "encodedBytes": p.encoded_bytes,
+                "decodedBytes": p.decoded_bytes,
+                "decodeError": p.decode_error,
+                "detectedType": p.detected,
             })).collect::<Vec<_>>(),
             "rawFieldBytes": Value::Object(raw),
         });
@@ -212,6 +236,15 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
                 line.push_str(&format!(" mimeType={m}"));
             }
             line.push_str(&format!(" encoded={} bytes", p.encoded_bytes));
+            if let Some(n) = p.decoded_bytes {
+                line.push_str(&format!(" decoded={n} bytes"));
+            }
+            if let Some(t) = p.detected {
+                line.push_str(&format!(" detected={t}"));
+            }
+            if let Some(e) = &p.decode_error {
+                line.push_str(&format!(" INVALID: {e}"));
+            }
             println!("{line}");
         }
     }

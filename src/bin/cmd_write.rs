@@ -20,7 +20,6 @@ use crate::{Args, Failure, read_input};
 
 /// Decodes the bytes of an inline source (base64 of a `data` source, or a `data:` URL),
 /// giving the bytes and, when it knows it, the media type.
-#[cfg_attr(not(test), allow(dead_code))] // used once `offload` is dispatched
 pub(crate) type Decoder = fn(&InputContentSource<'_>) -> Result<(Vec<u8>, Option<String>), String>;
 
 fn io_failure(e: std::io::Error) -> Failure {
@@ -85,7 +84,6 @@ fn looks_like_capabilities(c: &AgentCapabilities<'_>) -> bool {
 }
 
 /// `agui-wire offload`: the document to standard output, a summary to standard error.
-#[cfg_attr(not(test), allow(dead_code))] // dispatched once src/media (the decoder) lands
 pub(crate) fn offload(args: &[String], decode: Decoder) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -96,8 +94,7 @@ pub(crate) fn offload(args: &[String], decode: Decoder) -> Result<(), Failure> {
 }
 
 /// File-name extension for a media type.
-#[cfg_attr(not(test), allow(dead_code))]
-fn extension(mime: Option<&str>) -> String {
+pub(crate) fn extension(mime: Option<&str>) -> String {
     let Some(mime) = mime else {
         return "bin".into();
     };
@@ -142,7 +139,6 @@ fn extension(mime: Option<&str>) -> String {
 }
 
 /// `agui-wire offload` into `out`; returns the summary line.
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn offload_into(
     args: &[String],
     decode: Decoder,

@@ -281,7 +281,12 @@ impl<'a> DataUrl<'a> {
         };
         let comma = raw.iter().position(|&b| b == b',');
         let head_raw = raw.get(..comma.unwrap_or(raw.len())).unwrap_or_default();
-        let missing_comma = || err(DataUrlErrorKind::MissingComma, trim_payload(raw).len());
+        let missing_comma = || {
+            err(
+                DataUrlErrorKind::MissingComma,
+                trim_payload(raw, escaped).len(),
+            )
+        };
         if !escaped || escape::find_backslash(head_raw).is_none() {
             // No escape before the first raw comma: it is the logical comma too.
             let head = std::str::from_utf8(head_raw)
@@ -291,7 +296,7 @@ impl<'a> DataUrl<'a> {
                 return Err(missing_comma());
             };
             let mut url = Self::parse_head(head, comma + 1, doc_offset)?;
-            url.payload = trim_payload(raw.get(comma + 1..).unwrap_or_default());
+            url.payload = trim_payload(raw.get(comma + 1..).unwrap_or_default(), escaped);
             url.escaped = escaped;
             return Ok(url);
         }
@@ -324,7 +329,7 @@ impl<'a> DataUrl<'a> {
             return Err(missing_comma());
         };
         let mut url = Self::parse_head(head, payload_start, doc_offset)?;
-        url.payload = trim_payload(raw.get(payload_start..).unwrap_or_default());
+        url.payload = trim_payload(raw.get(payload_start..).unwrap_or_default(), true);
         url.escaped = true;
         Ok(url)
     }
@@ -552,10 +557,49 @@ impl<'a> DataUrl<'a> {
 }
 
 /// The payload of the plain parser is trimmed with the whole URL; do the same for the
-/// raw JSON version (trailing raw whitespace only).
-fn trim_payload(p: &[u8]) -> &[u8] {
-    let end = p.iter().rposition(|&b| !is_ws(b)).map_or(0, |e| e + 1);
-    p.get(..end).unwrap_or_default()
+/// raw JSON version: trailing whitespace, raw or, when `escaped`, written as a JSON escape
+/// (`\n`, `\t`, `\r`, `\f`, `\u0020`, ...), which is the same whitespace once the string is
+/// read (a JSON encoder must escape a final newline).
+fn trim_payload(p: &[u8], escaped: bool) -> &[u8] {
+    let mut end = p.len();
+    loop {
+        let s = p.get(..end).unwrap_or_default();
+        if s.last().is_some_and(|&b| is_ws(b)) {
+            end -= 1;
+            continue;
+        }
+        if escaped {
+            let n = s.len();
+            if n >= 2
+                && matches!(s.get(n - 1), Some(b'n' | b't' | b'r' | b'f'))
+                && escape_starts_at(s, n - 2)
+            {
+                end -= 2;
+                continue;
+            }
+            if n >= 6
+                && s.get(n - 5) == Some(&b'u')
+                && escape_starts_at(s, n - 6)
+                && s.get(n - 4..)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .is_some_and(is_ws)
+            {
+                end -= 6;
+                continue;
+            }
+        }
+        return s;
+    }
+}
+
+/// Whether `s[i]` is a backslash that starts an escape (not the second half of `\\`): it is
+/// preceded by an even number of backslashes.
+fn escape_starts_at(s: &[u8], i: usize) -> bool {
+    let before = s.get(..i).unwrap_or_default();
+    let run = before.iter().rev().take_while(|&&b| b == b'\\').count();
+    s.get(i) == Some(&b'\\') && run % 2 == 0
 }
 
 /// A `type/subtype` with both parts non-empty.

@@ -96,6 +96,7 @@ mod engine;
 mod escape;
 mod simd;
 mod sniff;
+mod view;
 
 pub use self::base64::{Base64, Base64Error, Base64ErrorKind, Base64Mode, Base64Reader, Chunks};
 pub use self::data_url::{
@@ -103,3 +104,6 @@ pub use self::data_url::{
 };
 pub use self::simd::Kernel;
 pub use self::sniff::{MediaType, mime_matches, sniff};
+pub use self::view::{
+    MediaError, MediaFinding, MediaLocation, MediaView, Severity, check_media, media_parts,
+};

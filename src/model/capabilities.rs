@@ -98,11 +98,6 @@ macro_rules! flag_group {
             pub(crate) fn flags_mut(&mut self) -> Vec<&mut Option<bool>> {
                 vec![$(&mut self.$field),*]
             }
-
-            /// The flags in [`Self::FIELDS`] order.
-            pub(crate) fn flags(&self) -> Vec<Option<bool>> {
-                vec![$(self.$field),*]
-            }
         }
     };
 }

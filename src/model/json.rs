@@ -100,7 +100,9 @@ impl<'a> Str<'a> {
         let mut c = crate::scanner::Cursor::new(&doc);
         let tok = c
             .string()
-            .map_err(|e| Error::new(e.kind, e.offset.saturating_sub(1), ""))?;
+            // Offsets are into `raw` (the added quote shifts them by one); an escape that
+            // swallows the closing quote we added ends at `raw.len()`.
+            .map_err(|e| Error::new(e.kind, e.offset.saturating_sub(1).min(raw.len()), ""))?;
         if c.pos != doc.len() {
             return Err(Error::new(
                 ErrorKind::InvalidValue {
@@ -241,14 +243,6 @@ impl<'a> Str<'a> {
         Str {
             raw: Cow::Owned(self.raw.into_owned()),
             escaped: self.escaped,
-        }
-    }
-
-    /// Whether the raw content borrows from outside the value (the input or an arena).
-    pub(crate) fn borrowed_raw(&self) -> Option<&'a str> {
-        match self.raw {
-            Cow::Borrowed(s) => Some(s),
-            Cow::Owned(_) => None,
         }
     }
 }
@@ -1065,6 +1059,19 @@ mod tests {
         assert!(!s.eq_text("\"\\/"));
         let arena = Bump::new();
         assert_eq!(s.in_arena(&arena), "\"\\/\u{8}\u{c}\n\r\tAé😀x");
+    }
+
+    #[test]
+    fn from_raw_error_offsets_stay_inside() {
+        // Found by fuzz/str_escape: a trailing backslash escaped the added closing quote and
+        // the error pointed one byte past the raw text.
+        for raw in ["\\", "ab\\", "\\u12"] {
+            let e = Str::from_raw(raw).unwrap_err();
+            assert!(e.offset() <= raw.len(), "{raw:?}: {e}");
+            assert_eq!(e.kind(), &ErrorKind::UnexpectedEof, "{raw:?}");
+        }
+        assert_eq!(Str::from_raw("\\").unwrap_err().offset(), 1);
+        assert_eq!(Str::from_raw("a\\q").unwrap_err().offset(), 1);
     }
 
     #[test]

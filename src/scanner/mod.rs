@@ -84,10 +84,10 @@ impl<'a> Cursor<'a> {
 
     #[inline(always)]
     pub(crate) fn skip_ws(&mut self) {
-        if let Some(b) = self.peek() {
-            if b > b' ' {
-                return;
-            }
+        if let Some(b) = self.peek()
+            && b > b' '
+        {
+            return;
         }
         self.skip_ws_slow();
     }
@@ -212,13 +212,12 @@ impl<'a> Cursor<'a> {
             next = next.max(skip_to);
             pos = next;
         };
-        if non_ascii {
-            if let Err(e) = std::str::from_utf8(&self.bytes[start..end]) {
-                return Err(RawError::new(
-                    ErrorKind::InvalidUtf8,
-                    start + e.valid_up_to(),
-                ));
-            }
+        if non_ascii && simdutf8::basic::from_utf8(&self.bytes[start..end]).is_err() {
+            // The fast check only says yes or no; std says where.
+            let at = std::str::from_utf8(&self.bytes[start..end])
+                .err()
+                .map_or(0, |e| e.valid_up_to());
+            return Err(RawError::new(ErrorKind::InvalidUtf8, start + at));
         }
         self.pos = end + 1;
         if RESUME
@@ -282,9 +281,14 @@ impl<'a> Cursor<'a> {
                 match unit {
                     0xD800..=0xDBFF => {
                         // A high surrogate must be followed by an escaped low surrogate.
-                        if self.bytes.get(at + 6) == Some(&b'\\')
-                            && self.bytes.get(at + 7) == Some(&b'u')
-                        {
+                        // The input may end anywhere in the pair (`\ud83d`, `\ud83d\`,
+                        // `\ud83d\u`, `\ud83d\ude0`): that is a truncation, not a lone
+                        // surrogate.
+                        let backslash = self.bytes.get(at + 6);
+                        if backslash == Some(&b'\\') && self.bytes.get(at + 7).is_none() {
+                            return bad(ErrorKind::UnexpectedEof);
+                        }
+                        if backslash == Some(&b'\\') && self.bytes.get(at + 7) == Some(&b'u') {
                             match hex4(self.bytes, at + 8) {
                                 Some(0xDC00..=0xDFFF) => Ok(at + 12),
                                 Some(_) => bad(ErrorKind::LoneSurrogate),
@@ -805,6 +809,24 @@ mod tests {
             validate_document(b"\"\xed\xa0\x80\"", 128).is_err(),
             "encoded surrogate"
         );
+    }
+
+    #[test]
+    fn truncated_surrogate_pair_is_eof() {
+        // Found by fuzz/json_grammar: `"\ud800\` at the end of input was a lone surrogate.
+        for doc in [
+            &b"\"\\ud800"[..],
+            b"\"\\ud800\\",
+            b"\"\\ud800\\u",
+            b"\"\\ud800\\udc0",
+        ] {
+            let e = validate_document(doc, 128).unwrap_err();
+            assert_eq!((e.kind, e.offset), (ErrorKind::UnexpectedEof, 1), "{doc:?}");
+        }
+        let e = validate_document(b"\"\\ud800\\n\"", 128).unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::LoneSurrogate, 1));
+        let e = validate_document(b"\"\\ud800x\"", 128).unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::LoneSurrogate, 1));
     }
 
     #[test]

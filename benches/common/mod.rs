@@ -1,0 +1,216 @@
+//! Shared bench code: corpora, peers, the counting allocator and the group driver.
+//!
+//! A bench binary does `mod common;`, declares the allocator in its root and calls
+//! [`run_group`] for each corpus (see `benches/parse.rs`).
+
+pub mod alloc;
+pub mod corpus;
+pub mod peers;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
+
+use corpus::Corpus;
+use peers::{Body, Peer};
+
+/// How much to run: set from `AGUI_BENCH_QUICK` and criterion's own mode.
+#[derive(Clone, Debug)]
+pub struct Profile {
+    /// `AGUI_BENCH_QUICK=1`: the smallest two sizes, 10 samples, short times.
+    pub quick: bool,
+    /// `cargo test --benches` (no `--bench` flag): criterion runs each body once, so only
+    /// the smallest size of each family is generated.
+    pub test: bool,
+    /// A plain-text filter given on the command line, to skip whole groups early.
+    pub filter: Option<String>,
+}
+
+impl Profile {
+    /// Reads the environment and the command line.
+    pub fn from_env() -> Self {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let has = |f: &str| args.iter().any(|a| a == f);
+        let quick = std::env::var("AGUI_BENCH_QUICK").is_ok_and(|v| v == "1");
+        let test = !has("--bench") || has("--test");
+        Profile {
+            quick,
+            test,
+            filter: plain_filter(&args),
+        }
+    }
+
+    /// The first `n` sizes of a family's list for this profile.
+    pub fn sizes<T: Copy>(&self, all: &[T]) -> Vec<T> {
+        let n = if self.test {
+            1
+        } else if self.quick {
+            2
+        } else {
+            all.len()
+        };
+        all.iter().copied().take(n).collect()
+    }
+
+    fn wants(&self, group: &str, peers: &[Peer<'_>]) -> bool {
+        match &self.filter {
+            None => true,
+            Some(f) => peers
+                .iter()
+                .any(|p| format!("{group}/{}", p.name).contains(f.as_str())),
+        }
+    }
+}
+
+/// Criterion's positional FILTER when it is plain text (criterion treats it as a regex;
+/// anything with regex syntax is left to criterion alone and every group is prepared).
+fn plain_filter(args: &[String]) -> Option<String> {
+    const WITH_VALUE: &[&str] = &[
+        "--save-baseline",
+        "-s",
+        "--baseline",
+        "-b",
+        "--baseline-lenient",
+        "--load-baseline",
+        "--sample-size",
+        "--warm-up-time",
+        "--measurement-time",
+        "--nresamples",
+        "--noise-threshold",
+        "--confidence-level",
+        "--significance-level",
+        "--profile-time",
+        "--format",
+        "--color",
+        "-c",
+        "--output-format",
+        "--plotting-backend",
+    ];
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a.starts_with('-') {
+            if WITH_VALUE.contains(&a.as_str()) {
+                it.next();
+            }
+            continue;
+        }
+        let plain = a
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '/' | '-'));
+        return plain.then(|| a.clone());
+    }
+    None
+}
+
+/// One line of the allocation table.
+fn alloc_line(group: &str, name: &str, s: alloc::Stats, input: usize) {
+    println!(
+        "alloc {group:<22} {name:<26} allocs {:>9}  reallocs {:>7}  requested {:>11}  peak {:>11}  ({:.2}x input)",
+        s.allocs,
+        s.reallocs,
+        alloc::human(s.bytes),
+        alloc::human(s.peak),
+        s.peak as f64 / input as f64
+    );
+}
+
+/// Allocations of one run of a body, after two warm-up runs (so a reused arena has grown
+/// to its steady size). A mutable body's copy is made before the window opens.
+fn measure_body(body: &mut Body<'_>, input: &[u8]) -> alloc::Stats {
+    match body {
+        Body::Slice(f) => {
+            f(input);
+            f(input);
+            alloc::measure(|| f(black_box(input))).1
+        }
+        Body::Mutable(f) => {
+            for _ in 0..2 {
+                f(&mut input.to_vec());
+            }
+            let mut copy = input.to_vec();
+            alloc::measure(|| f(black_box(&mut copy))).1
+        }
+    }
+}
+
+/// Checks every peer on the corpus, prints its allocations, then times them all in one
+/// criterion group named after the corpus, with `Throughput::Bytes(input length)`.
+///
+/// Panics when a peer's result differs from what the generator wrote: a bench must not
+/// measure a failure.
+pub fn run_group(c: &mut Criterion, corpus: &Corpus, profile: &Profile) {
+    let group = corpus.group_name();
+    let input = &corpus.bytes;
+    let (mut peers, notes) = peers::all(corpus);
+    if !profile.wants(&group, &peers) {
+        return;
+    }
+    if let Some(dir) = std::env::var_os("AGUI_BENCH_DUMP") {
+        // For eyeballing or feeding to other tools: `<dir>/chat_heavy_1000.json`.
+        let path =
+            std::path::Path::new(&dir).join(format!("{}_{}.json", corpus.family, corpus.label));
+        std::fs::write(&path, input).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+    println!(
+        "\n== {group}: {} bytes ({}), {} messages, {} tool calls",
+        input.len(),
+        alloc::human(input.len() as u64),
+        corpus.expect.messages,
+        corpus.expect.tool_calls
+    );
+    for n in &notes {
+        println!("   {n}");
+    }
+    for p in &mut peers {
+        match (p.check)(input) {
+            Ok(Some(got)) => {
+                if let Err(e) = corpus.expect.check(&got) {
+                    panic!("{group}/{}: wrong result: {e}", p.name);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => panic!("{group}/{}: failed: {e}", p.name),
+        }
+        let stats = measure_body(&mut p.body, input);
+        alloc_line(&group, p.name, stats, input.len());
+        if let Some(cold) = &mut p.cold {
+            let (_, s) = alloc::measure(|| cold(black_box(input)));
+            alloc_line(&group, &format!("{} (fresh arena)", p.name), s, input.len());
+        }
+    }
+
+    let mut g = c.benchmark_group(&group);
+    g.throughput(Throughput::Bytes(input.len() as u64));
+    let big = input.len() >= 4 << 20;
+    if profile.quick {
+        // Bootstrap analysis dominates short runs on 2 cores: 10k resamples instead of 100k.
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(200))
+            .measurement_time(Duration::from_millis(600))
+            .nresamples(10_000)
+            .sampling_mode(SamplingMode::Flat);
+    } else if big {
+        g.sample_size(20)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(4))
+            .sampling_mode(SamplingMode::Flat);
+    } else {
+        g.sample_size(50)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(3));
+    }
+    for p in &mut peers {
+        match &mut p.body {
+            Body::Slice(f) => {
+                g.bench_function(p.name, |b| b.iter(|| f(black_box(input))));
+            }
+            Body::Mutable(f) => {
+                g.bench_function(p.name, |b| {
+                    b.iter_batched_ref(|| input.clone(), |buf| f(buf), BatchSize::LargeInput)
+                });
+            }
+        }
+    }
+    g.finish();
+}

@@ -1,0 +1,113 @@
+//! `agui-wire events`: read an AG-UI event stream (Server-Sent Events) and print its events as
+//! compact JSON lines, or (`--reduce`) the conversation and state they build.
+//!
+//! Invalid streams (not SSE, an event that does not parse, or, with `--reduce`, an event order
+//! the protocol forbids) fail with `error: event <index>: <what>` (exit 1); usage and I/O
+//! errors exit 2. A stream that ends inside an event loses that event (as the SSE standard
+//! says), with a warning, and still succeeds. Reading is streamed: events are printed as they
+//! arrive, through one reused arena.
+
+use std::io::{self, BufWriter, Read, Write};
+
+use agui_wire::reducer::Reducer;
+use agui_wire::sse::{SseErrorKind, SseReadError, SseReader};
+use agui_wire::{Bump, Event, ParseOptions, WriteJson};
+
+use crate::{Args, Failure};
+
+/// Runs `agui-wire events [--reduce] [--lenient] FILE|-`.
+pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
+    let args = Args::parse(args, &[], &["--reduce", "--lenient"])?;
+    let path = args.file()?;
+    let input: Box<dyn Read> = if path == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(
+            std::fs::File::open(path)
+                .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?,
+        )
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = events(input, args.has("--reduce"), &args.options(), &mut out)
+        .and_then(|()| out.flush().map_err(write_failure));
+    // Whatever was printed before a failure stays printed.
+    let _ = out.flush();
+    match result {
+        Ok(()) | Err(Stop::Closed) => Ok(()),
+        Err(Stop::Fail(f)) => Err(f),
+    }
+}
+
+/// Why reading stopped early.
+enum Stop {
+    Fail(Failure),
+    /// The reader of our output went away (`| head`): stop quietly.
+    Closed,
+}
+
+impl From<Failure> for Stop {
+    fn from(f: Failure) -> Stop {
+        Stop::Fail(f)
+    }
+}
+
+fn write_failure(e: io::Error) -> Stop {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Stop::Closed
+    } else {
+        Stop::Fail(Failure::Usage(format!("cannot write the output: {e}")))
+    }
+}
+
+fn events(
+    input: Box<dyn Read>,
+    reduce: bool,
+    options: &ParseOptions,
+    out: &mut impl Write,
+) -> Result<(), Stop> {
+    let mut reader = SseReader::new(input);
+    let mut reducer = Reducer::new();
+    let mut arena = Bump::new();
+    let mut index = 0usize;
+    let mut line = Vec::new();
+    while let Some(frame) = reader.next() {
+        let frame = match frame {
+            Ok(frame) => frame,
+            Err(SseReadError::Io(e)) => {
+                return Err(Failure::Usage(format!("cannot read the stream: {e}")).into());
+            }
+            Err(SseReadError::Sse(e)) if matches!(e.kind(), SseErrorKind::Incomplete { .. }) => {
+                eprintln!("warning: {e}; that event is dropped");
+                break;
+            }
+            Err(SseReadError::Sse(e)) => {
+                return Err(Failure::Invalid(format!("event {index}: {e}")).into());
+            }
+        };
+        arena.reset();
+        let event = Event::parse_with(frame.data, &arena, options)
+            .map_err(|e| Failure::Invalid(format!("event {index}: {e}")))?;
+        if reduce {
+            reducer
+                .apply(&event)
+                .map_err(|e| Failure::Invalid(e.to_string()))?;
+        } else {
+            line.clear();
+            event.write_json(&mut line);
+            line.push(b'\n');
+            out.write_all(&line).map_err(write_failure)?;
+        }
+        index += 1;
+    }
+    if reduce {
+        for w in reducer.warnings() {
+            eprintln!("warning: {w}");
+        }
+        line.clear();
+        reducer.write_json(&mut line);
+        line.push(b'\n');
+        out.write_all(&line).map_err(write_failure)?;
+    }
+    Ok(())
+}

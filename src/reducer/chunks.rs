@@ -1,0 +1,476 @@
+//! Chunk expansion, as the TypeScript client's `transformChunks` does it: `TEXT_MESSAGE_CHUNK`,
+//! `TOOL_CALL_CHUNK` and `REASONING_MESSAGE_CHUNK` become start / content / end events.
+//!
+//! Each *lane* (the subagent a chunk is attributed to; `None` is the parent agent) assembles at
+//! most one stream at a time. A chunk continues its lane's open stream when it names the same
+//! id or no id; otherwise the open stream is closed (a synthesized `*_END`) and a new one opened
+//! (a synthesized `*_START`). Explicit events close their own lane's stream; run-level events
+//! and `MESSAGES_SNAPSHOT` close every lane.
+
+use super::error::{Entity, ReduceErrorKind};
+use super::verify::{Owner, text};
+use crate::events::*;
+use crate::model::{Role, Str};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Tool,
+    Reasoning,
+}
+
+#[derive(Debug, Clone)]
+enum Pending {
+    Text {
+        message_id: String,
+        role: Role,
+        name: Option<String>,
+        subagent: Owner,
+    },
+    Tool {
+        tool_call_id: String,
+        name: String,
+        parent: Option<String>,
+        subagent: Owner,
+    },
+    Reasoning {
+        message_id: String,
+        subagent: Owner,
+    },
+}
+
+impl Pending {
+    fn kind(&self) -> Kind {
+        match self {
+            Pending::Text { .. } => Kind::Text,
+            Pending::Tool { .. } => Kind::Tool,
+            Pending::Reasoning { .. } => Kind::Reasoning,
+        }
+    }
+    fn id(&self) -> &str {
+        match self {
+            Pending::Text { message_id, .. } | Pending::Reasoning { message_id, .. } => message_id,
+            Pending::Tool { tool_call_id, .. } => tool_call_id,
+        }
+    }
+}
+
+fn owned(t: &str) -> Str<'static> {
+    Str::new(t).into_owned()
+}
+
+fn base_with(subagent: &Owner) -> EventBase<'static> {
+    EventBase {
+        subagent_run_id: subagent.as_deref().map(owned),
+        ..EventBase::default()
+    }
+}
+
+/// The events one input event stands for, in order.
+pub(crate) enum Expansion<'a> {
+    /// These synthesized events (closing open streams), then the event itself.
+    Pass(Vec<Event<'static>>),
+    /// The chunk's expansion, which replaces it.
+    Replace(Vec<Event<'a>>),
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Lanes {
+    /// Open streams by owner, in the order they opened.
+    lanes: Vec<(Owner, Pending)>,
+}
+
+impl Lanes {
+    fn get(&self, owner: &Owner) -> Option<&Pending> {
+        self.lanes.iter().find(|(o, _)| o == owner).map(|(_, p)| p)
+    }
+
+    /// Closes `owner`'s open stream, if any, giving its synthesized end.
+    fn close(&mut self, owner: &Owner) -> Option<Event<'static>> {
+        let at = self.lanes.iter().position(|(o, _)| o == owner)?;
+        let (_, pending) = self.lanes.remove(at);
+        Some(match pending {
+            Pending::Text {
+                message_id,
+                subagent,
+                ..
+            } => Event::TextMessageEnd(TextMessageEndEvent {
+                base: base_with(&subagent),
+                message_id: owned(&message_id),
+            }),
+            Pending::Tool {
+                tool_call_id,
+                subagent,
+                ..
+            } => Event::ToolCallEnd(ToolCallEndEvent {
+                base: base_with(&subagent),
+                tool_call_id: owned(&tool_call_id),
+            }),
+            Pending::Reasoning {
+                message_id,
+                subagent,
+            } => Event::ReasoningMessageEnd(ReasoningMessageEndEvent {
+                base: base_with(&subagent),
+                message_id: owned(&message_id),
+            }),
+        })
+    }
+
+    fn close_all(&mut self) -> Vec<Event<'static>> {
+        let owners: Vec<Owner> = self.lanes.iter().map(|(o, _)| o.clone()).collect();
+        owners.iter().filter_map(|o| self.close(o)).collect()
+    }
+
+    /// Which lane a chunk belongs to.
+    fn resolve(
+        &self,
+        kind: Kind,
+        id: Option<&str>,
+        tag: &Owner,
+        event: &'static str,
+        entity: Entity,
+        field: &'static str,
+    ) -> Result<Owner, ReduceErrorKind> {
+        if let Some(id) = id {
+            let holder = self
+                .lanes
+                .iter()
+                .find(|(_, p)| p.kind() == kind && p.id() == id);
+            if let Some((owner, _)) = holder {
+                if let Some(t) = tag
+                    && owner.as_deref() != Some(t.as_str())
+                {
+                    return Err(ReduceErrorKind::ChunkLaneMismatch {
+                        entity,
+                        id: id.to_owned(),
+                        subagent: t.clone(),
+                        owner: owner.clone(),
+                    });
+                }
+                return Ok(owner.clone());
+            }
+            return Ok(tag.clone());
+        }
+        if tag.is_some() {
+            return Ok(tag.clone());
+        }
+        if self.get(&None).is_some_and(|p| p.kind() == kind) {
+            return Ok(None);
+        }
+        let open: Vec<&Owner> = self
+            .lanes
+            .iter()
+            .filter(|(_, p)| p.kind() == kind)
+            .map(|(o, _)| o)
+            .collect();
+        match open.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Ok(None),
+            many => Err(ReduceErrorKind::ChunkAmbiguous {
+                event,
+                field,
+                open: many.len(),
+                entity,
+            }),
+        }
+    }
+
+    fn open(&mut self, owner: Owner, pending: Pending) {
+        self.lanes.push((owner, pending));
+    }
+
+    /// Expands one input event.
+    pub(crate) fn expand<'a>(&mut self, ev: &Event<'a>) -> Result<Expansion<'a>, ReduceErrorKind> {
+        let own_lane = |ev: &Event<'_>| -> Owner { ev.subagent_run_id().map(text) };
+        Ok(match ev {
+            Event::TextMessageChunk(c) => Expansion::Replace(self.text_chunk(c)?),
+            Event::ToolCallChunk(c) => Expansion::Replace(self.tool_chunk(c)?),
+            Event::ReasoningMessageChunk(c) => Expansion::Replace(self.reasoning_chunk(c)?),
+            Event::RunStarted(_)
+            | Event::RunFinished(_)
+            | Event::RunError(_)
+            | Event::MessagesSnapshot(_) => Expansion::Pass(self.close_all()),
+            Event::Raw(_)
+            | Event::ActivitySnapshot(_)
+            | Event::ActivityDelta(_)
+            | Event::ReasoningEncryptedValue(_)
+            | Event::SubagentStarted(_)
+            | Event::Unknown { .. } => Expansion::Pass(Vec::new()),
+            // The others (text, tool call, state, custom, step, reasoning, and the subagent
+            // terminals) close their own lane.
+            other => Expansion::Pass(self.close(&own_lane(other)).into_iter().collect()),
+        })
+    }
+
+    fn text_chunk<'a>(
+        &mut self,
+        c: &TextMessageChunkEvent<'a>,
+    ) -> Result<Vec<Event<'a>>, ReduceErrorKind> {
+        const EV: &str = "TEXT_MESSAGE_CHUNK";
+        let tag: Owner = c.base.subagent_run_id.as_ref().map(text);
+        let chunk_id = c.message_id.as_ref().map(text);
+        let lane = self.resolve(
+            Kind::Text,
+            chunk_id.as_deref(),
+            &tag,
+            EV,
+            Entity::TextMessage,
+            "messageId",
+        )?;
+        let mut out: Vec<Event<'a>> = Vec::new();
+        let (message_id, opener_sub) = match self.get(&lane) {
+            Some(Pending::Text {
+                message_id,
+                role,
+                name,
+                subagent,
+            }) if chunk_id.is_none() || chunk_id.as_deref() == Some(message_id) => {
+                if let Some(r) = c.role
+                    && r != *role
+                {
+                    return Err(ReduceErrorKind::ChunkDisagrees {
+                        entity: Entity::TextMessage,
+                        id: message_id.clone(),
+                        field: "role",
+                        found: r.as_str().to_owned(),
+                        established: Some(role.as_str().to_owned()),
+                    });
+                }
+                if let Some(n) = c.name.as_ref().map(text)
+                    && Some(&n) != name.as_ref()
+                {
+                    return Err(ReduceErrorKind::ChunkDisagrees {
+                        entity: Entity::TextMessage,
+                        id: message_id.clone(),
+                        field: "name",
+                        found: n,
+                        established: name.clone(),
+                    });
+                }
+                (message_id.clone(), subagent.clone())
+            }
+            _ => {
+                out.extend(self.close(&lane));
+                let Some(message_id) = chunk_id else {
+                    return Err(ReduceErrorKind::ChunkNeedsField {
+                        event: EV,
+                        field: "messageId",
+                    });
+                };
+                let role = c.role.unwrap_or(Role::Assistant);
+                self.open(
+                    lane,
+                    Pending::Text {
+                        message_id: message_id.clone(),
+                        role,
+                        name: c.name.as_ref().map(text),
+                        subagent: tag.clone(),
+                    },
+                );
+                out.push(Event::TextMessageStart(TextMessageStartEvent {
+                    base: EventBase {
+                        metadata: c.base.metadata.clone(),
+                        subagent_run_id: c.base.subagent_run_id.clone(),
+                        ..EventBase::default()
+                    },
+                    message_id: c.message_id.clone().unwrap_or_default(),
+                    role: Some(role),
+                    name: c.name.clone(),
+                }));
+                (message_id, tag.clone())
+            }
+        };
+        let owner = tag.or(opener_sub);
+        let content = |delta: Str<'a>, raw: bool| {
+            Event::TextMessageContent(TextMessageContentEvent {
+                base: EventBase {
+                    metadata: c.base.metadata.clone(),
+                    raw_event: if raw { c.base.raw_event.clone() } else { None },
+                    subagent_run_id: owner.as_deref().map(owned),
+                    ..EventBase::default()
+                },
+                message_id: owned(&message_id),
+                delta,
+            })
+        };
+        if c.delta.is_some() || c.base.raw_event.is_some() {
+            out.push(content(c.delta.clone().unwrap_or_default(), true));
+        } else if out.is_empty() && c.base.metadata.is_some() {
+            out.push(content(Str::default(), false));
+        }
+        Ok(out)
+    }
+
+    fn tool_chunk<'a>(
+        &mut self,
+        c: &ToolCallChunkEvent<'a>,
+    ) -> Result<Vec<Event<'a>>, ReduceErrorKind> {
+        const EV: &str = "TOOL_CALL_CHUNK";
+        let tag: Owner = c.base.subagent_run_id.as_ref().map(text);
+        let chunk_id = c.tool_call_id.as_ref().map(text);
+        let lane = self.resolve(
+            Kind::Tool,
+            chunk_id.as_deref(),
+            &tag,
+            EV,
+            Entity::ToolCall,
+            "toolCallId",
+        )?;
+        let mut out: Vec<Event<'a>> = Vec::new();
+        let (tool_call_id, opener_sub) = match self.get(&lane) {
+            Some(Pending::Tool {
+                tool_call_id,
+                name,
+                parent,
+                subagent,
+            }) if chunk_id.is_none() || chunk_id.as_deref() == Some(tool_call_id) => {
+                if let Some(n) = c.tool_call_name.as_ref().map(text)
+                    && n != *name
+                {
+                    return Err(ReduceErrorKind::ChunkDisagrees {
+                        entity: Entity::ToolCall,
+                        id: tool_call_id.clone(),
+                        field: "toolCallName",
+                        found: n,
+                        established: Some(name.clone()),
+                    });
+                }
+                if let Some(p) = c.parent_message_id.as_ref().map(text)
+                    && Some(&p) != parent.as_ref()
+                {
+                    return Err(ReduceErrorKind::ChunkDisagrees {
+                        entity: Entity::ToolCall,
+                        id: tool_call_id.clone(),
+                        field: "parentMessageId",
+                        found: p,
+                        established: parent.clone(),
+                    });
+                }
+                (tool_call_id.clone(), subagent.clone())
+            }
+            _ => {
+                out.extend(self.close(&lane));
+                let (Some(id), Some(name)) = (&c.tool_call_id, &c.tool_call_name) else {
+                    return Err(ReduceErrorKind::ChunkNeedsField {
+                        event: EV,
+                        field: if c.tool_call_id.is_none() {
+                            "toolCallId"
+                        } else {
+                            "toolCallName"
+                        },
+                    });
+                };
+                self.open(
+                    lane,
+                    Pending::Tool {
+                        tool_call_id: text(id),
+                        name: text(name),
+                        parent: c.parent_message_id.as_ref().map(text),
+                        subagent: tag.clone(),
+                    },
+                );
+                out.push(Event::ToolCallStart(ToolCallStartEvent {
+                    base: EventBase {
+                        metadata: c.base.metadata.clone(),
+                        subagent_run_id: c.base.subagent_run_id.clone(),
+                        ..EventBase::default()
+                    },
+                    tool_call_id: id.clone(),
+                    tool_call_name: name.clone(),
+                    parent_message_id: c.parent_message_id.clone(),
+                }));
+                (text(id), tag.clone())
+            }
+        };
+        let owner = tag.or(opener_sub);
+        let args = |delta: Str<'a>, raw: bool| {
+            Event::ToolCallArgs(ToolCallArgsEvent {
+                base: EventBase {
+                    metadata: c.base.metadata.clone(),
+                    raw_event: if raw { c.base.raw_event.clone() } else { None },
+                    subagent_run_id: owner.as_deref().map(owned),
+                    ..EventBase::default()
+                },
+                tool_call_id: owned(&tool_call_id),
+                delta,
+            })
+        };
+        if c.delta.is_some() || c.base.raw_event.is_some() {
+            out.push(args(c.delta.clone().unwrap_or_default(), true));
+        } else if out.is_empty() && c.base.metadata.is_some() {
+            out.push(args(Str::default(), false));
+        }
+        Ok(out)
+    }
+
+    fn reasoning_chunk<'a>(
+        &mut self,
+        c: &ReasoningMessageChunkEvent<'a>,
+    ) -> Result<Vec<Event<'a>>, ReduceErrorKind> {
+        const EV: &str = "REASONING_MESSAGE_CHUNK";
+        let tag: Owner = c.base.subagent_run_id.as_ref().map(text);
+        let chunk_id = c.message_id.as_ref().map(text);
+        let lane = self.resolve(
+            Kind::Reasoning,
+            chunk_id.as_deref(),
+            &tag,
+            EV,
+            Entity::ReasoningMessage,
+            "messageId",
+        )?;
+        let mut out: Vec<Event<'a>> = Vec::new();
+        let (message_id, opener_sub) = match self.get(&lane) {
+            Some(Pending::Reasoning {
+                message_id,
+                subagent,
+            }) if chunk_id.is_none() || chunk_id.as_deref() == Some(message_id) => {
+                (message_id.clone(), subagent.clone())
+            }
+            _ => {
+                out.extend(self.close(&lane));
+                let Some(message_id) = chunk_id else {
+                    return Err(ReduceErrorKind::ChunkNeedsField {
+                        event: EV,
+                        field: "messageId",
+                    });
+                };
+                self.open(
+                    lane,
+                    Pending::Reasoning {
+                        message_id: message_id.clone(),
+                        subagent: tag.clone(),
+                    },
+                );
+                out.push(Event::ReasoningMessageStart(ReasoningMessageStartEvent {
+                    base: EventBase {
+                        metadata: c.base.metadata.clone(),
+                        subagent_run_id: c.base.subagent_run_id.clone(),
+                        ..EventBase::default()
+                    },
+                    message_id: c.message_id.clone().unwrap_or_default(),
+                    role: Some(Role::Reasoning),
+                }));
+                (message_id, tag.clone())
+            }
+        };
+        let owner = tag.or(opener_sub);
+        let content = |delta: Str<'a>, raw: bool| {
+            Event::ReasoningMessageContent(ReasoningMessageContentEvent {
+                base: EventBase {
+                    metadata: c.base.metadata.clone(),
+                    raw_event: if raw { c.base.raw_event.clone() } else { None },
+                    subagent_run_id: owner.as_deref().map(owned),
+                    ..EventBase::default()
+                },
+                message_id: owned(&message_id),
+                delta,
+            })
+        };
+        if c.delta.is_some() || c.base.raw_event.is_some() {
+            out.push(content(c.delta.clone().unwrap_or_default(), true));
+        } else if out.is_empty() && c.base.metadata.is_some() {
+            out.push(content(Str::default(), false));
+        }
+        Ok(out)
+    }
+}

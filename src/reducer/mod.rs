@@ -1,0 +1,903 @@
+//! The event reducer: a run's events folded into the conversation (`messages`) and the shared
+//! `state`, the way the official TypeScript client (`@ag-ui/client` 1.0.0, `defaultApplyEvents`)
+//! builds them.
+//!
+//! ```
+//! use agui_wire::{Event, Bump, reducer::Reducer};
+//! let stream = [
+//!     r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#,
+//!     r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
+//!     r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hello"}"#,
+//!     r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":", world"}"#,
+//!     r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
+//!     r#"{"type":"STATE_SNAPSHOT","snapshot":{"count":1}}"#,
+//!     r#"{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/count","value":2}]}"#,
+//!     r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+//! ];
+//! let mut reducer = Reducer::new();
+//! for frame in stream {
+//!     let arena = Bump::new();
+//!     reducer.apply(&Event::parse(frame.as_bytes(), &arena)?)?;
+//! }
+//! assert_eq!(reducer.to_json(),
+//!     r#"{"messages":[{"id":"m1","role":"assistant","content":"Hello, world"}],"state":{"count":2}}"#);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## What it does, event by event
+//! Each event first goes through chunk expansion (`*_CHUNK` events become start, content and
+//! end events, per subagent lane), then through the event-order checks of the client's
+//! `verifyEvents` (a [`ReduceError`] names the offending event's index), then is applied:
+//!
+//! - `TEXT_MESSAGE_START` creates a message (role as given, `assistant` when absent, empty
+//!   `content`) unless one with the id exists; `TEXT_MESSAGE_CONTENT` appends `delta`;
+//!   `REASONING_MESSAGE_*` do the same with `role: "reasoning"`.
+//! - `TOOL_CALL_START` adds `{id, type: "function", function: {name, arguments: ""}}` to the
+//!   assistant message `parentMessageId` names (creating it, with that id, when absent; keyed by
+//!   the tool call id when there is no parent); `TOOL_CALL_ARGS` appends to `arguments`;
+//!   `TOOL_CALL_RESULT` inserts a tool message right after the assistant message that made the
+//!   call (and the tool messages already there), or at the end.
+//! - `STATE_SNAPSHOT` replaces the state; `STATE_DELTA` applies its RFC 6902 patch atomically
+//!   (a patch that does not apply leaves the state as it was and is reported in
+//!   [`Reducer::warnings`]).
+//! - `MESSAGES_SNAPSHOT` replaces the messages with the snapshot's, keeping messages it does not
+//!   mention only when they are activity messages (and the snapshot carries none, or its
+//!   `metadata["@ag-ui/client"].authoritativeActivityTypes` does not claim their type) or
+//!   reasoning messages (and the snapshot carries none).
+//! - `ACTIVITY_SNAPSHOT` creates or (unless `replace: false`) replaces an activity message;
+//!   `ACTIVITY_DELTA` patches its content.
+//! - `RUN_STARTED.input.messages` are appended when their id is new; `REASONING_ENCRYPTED_VALUE`
+//!   sets `encryptedValue` on the message or tool call it names.
+//! - `metadata` of the events that build a message or a tool call is merged into it by the
+//!   protocol's rule: shallow, key by key, last write wins.
+//!
+//! ## Where it differs from the TypeScript client
+//! - Unknown fields of messages (in snapshots, `RUN_STARTED.input` and tool results) are kept;
+//!   the client's enforcement stage strips them. Set
+//!   [`ReduceOptions::keep_unknown_fields`] to `false` for the client's output.
+//! - `THINKING_*` events (removed in 1.0) are ignored like any unknown event; the client
+//!   translates them to `REASONING_*` events with random ids.
+//! - Legacy `binary` content parts are kept as they are; the client upgrades them to media parts.
+//! - JSON Patch follows RFC 6902 where `fast-json-patch` is looser: array indices with leading
+//!   zeros or empty, and `move`/`copy` to an index past the end, are errors here.
+//! - The initial state is `{}` and the initial message list empty, as for a new `HttpAgent`;
+//!   [`Reducer::with_state`] and [`Reducer::with_messages`] change them.
+
+mod chunks;
+mod error;
+mod index;
+mod json;
+mod patch;
+mod strip;
+mod verify;
+
+pub use error::{Entity, ReduceError, ReduceErrorKind, ReduceWarning};
+pub use json::Json;
+pub use patch::{PatchError, apply_patch};
+
+use std::borrow::Cow;
+
+use chunks::{Expansion, Lanes};
+use verify::{Verifier, text};
+
+use crate::events::*;
+use crate::model::{Message, RawJson, Role};
+use crate::writer::{Sink, WriteJson};
+
+/// Settings of a [`Reducer`].
+///
+/// ```
+/// use agui_wire::reducer::{Reducer, ReduceOptions};
+/// let r = Reducer::with_options(ReduceOptions { keep_unknown_fields: false, ..Default::default() });
+/// assert!(r.messages().is_empty());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReduceOptions {
+    /// Keep fields the protocol does not define on messages, tool calls and content parts
+    /// (default `true`, agui-wire's rule everywhere). `false` drops them, as the TypeScript
+    /// client's enforcement stage does.
+    pub keep_unknown_fields: bool,
+    /// The deepest nesting of any message or of the state (default 512, at most 1024: the
+    /// reducer's JSON operations recurse this deep).
+    pub max_depth: usize,
+}
+
+impl Default for ReduceOptions {
+    fn default() -> Self {
+        ReduceOptions {
+            keep_unknown_fields: true,
+            max_depth: 512,
+        }
+    }
+}
+
+/// Folds events into `messages` and `state`. See the [module docs](self).
+///
+/// ```
+/// use agui_wire::{Event, Bump, reducer::Reducer};
+/// let arena = Bump::new();
+/// let mut r = Reducer::new();
+/// for frame in [
+///     &br#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#[..],
+///     br#"{"type":"TOOL_CALL_CHUNK","toolCallId":"c1","toolCallName":"search","delta":"{\"q\":"}"#,
+///     br#"{"type":"TOOL_CALL_CHUNK","delta":"\"lyon\"}"}"#,
+///     br#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"3 hotels"}"#,
+/// ] {
+///     r.apply(&Event::parse(frame, &arena)?)?;
+/// }
+/// let call = &r.messages()[0].get("toolCalls").unwrap().as_array().unwrap()[0];
+/// assert_eq!(call.get("function").unwrap().get("arguments").unwrap().as_str(), Some(r#"{"q":"lyon"}"#));
+/// assert_eq!(r.messages()[1].get("role").unwrap().as_str(), Some("tool"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reducer {
+    messages: Vec<Json>,
+    state: Json,
+    opts: ReduceOptions,
+    seen: usize,
+    verifier: Verifier,
+    lanes: Lanes,
+    warnings: Vec<ReduceWarning>,
+    failed: Option<ReduceError>,
+    index: index::Index,
+}
+
+/// Writes `{"messages":[...],"state":...}` as compact JSON.
+///
+/// ```
+/// use agui_wire::{WriteJson, reducer::Reducer};
+/// assert_eq!(Reducer::new().to_json_vec(), br#"{"messages":[],"state":{}}"#);
+/// ```
+impl WriteJson for Reducer {
+    fn write_json<'d, S: Sink<'d>>(&'d self, out: &mut S) {
+        out.push(b"{\"messages\":[");
+        for (i, m) in self.messages.iter().enumerate() {
+            if i > 0 {
+                out.push(b",");
+            }
+            m.write_json(out);
+        }
+        out.push(b"],\"state\":");
+        self.state.write_json(out);
+        out.push(b"}");
+    }
+}
+
+impl Default for Reducer {
+    fn default() -> Self {
+        Reducer::new()
+    }
+}
+
+impl Reducer {
+    /// A reducer with no messages, the state `{}` and the default options.
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Reducer;
+    /// assert_eq!(Reducer::new().to_json(), r#"{"messages":[],"state":{}}"#);
+    /// ```
+    pub fn new() -> Reducer {
+        Reducer::with_options(ReduceOptions::default())
+    }
+
+    /// A reducer with the given options.
+    ///
+    /// ```
+    /// # use agui_wire::reducer::{Reducer, ReduceOptions};
+    /// let r = Reducer::with_options(ReduceOptions::default());
+    /// assert_eq!(r.events_seen(), 0);
+    /// ```
+    pub fn with_options(mut opts: ReduceOptions) -> Reducer {
+        opts.max_depth = opts.max_depth.min(1024);
+        Reducer {
+            messages: Vec::new(),
+            state: Json::object(),
+            opts,
+            seen: 0,
+            verifier: Verifier::default(),
+            lanes: Lanes::default(),
+            warnings: Vec::new(),
+            failed: None,
+            index: index::Index::default(),
+        }
+    }
+
+    /// Starts from `state` instead of `{}` (the agent's state before the run).
+    ///
+    /// ```
+    /// # use agui_wire::reducer::{Reducer, Json};
+    /// let r = Reducer::new().with_state(Json::Null);
+    /// assert_eq!(r.state(), &Json::Null);
+    /// ```
+    pub fn with_state(mut self, state: Json) -> Reducer {
+        self.state = state;
+        self
+    }
+
+    /// Starts from `messages` (the conversation before the run, as JSON objects).
+    ///
+    /// ```
+    /// # use agui_wire::reducer::{Reducer, Json};
+    /// let m = Json::parse(r#"{"id":"u1","role":"user","content":"hi"}"#).unwrap();
+    /// assert_eq!(Reducer::new().with_messages(vec![m]).messages().len(), 1);
+    /// ```
+    pub fn with_messages(mut self, messages: Vec<Json>) -> Reducer {
+        self.messages = messages;
+        self.index.invalidate();
+        self
+    }
+
+    /// The messages so far, as JSON objects.
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Reducer;
+    /// assert!(Reducer::new().messages().is_empty());
+    /// ```
+    pub fn messages(&self) -> &[Json] {
+        &self.messages
+    }
+
+    /// The state so far.
+    ///
+    /// ```
+    /// # use agui_wire::reducer::{Reducer, Json};
+    /// assert_eq!(Reducer::new().state(), &Json::object());
+    /// ```
+    pub fn state(&self) -> &Json {
+        &self.state
+    }
+
+    /// What the reducer ignored or applied only in part, in order.
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Reducer;
+    /// assert!(Reducer::new().warnings().is_empty());
+    /// ```
+    pub fn warnings(&self) -> &[ReduceWarning] {
+        &self.warnings
+    }
+
+    /// How many events [`Reducer::apply`] has been given.
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Reducer;
+    /// assert_eq!(Reducer::new().events_seen(), 0);
+    /// ```
+    pub fn events_seen(&self) -> usize {
+        self.seen
+    }
+
+    /// Applies one event.
+    ///
+    /// On an error the messages and state are left as they were before the event, and the
+    /// reducer stops: every later call returns the same error (the TypeScript client ends the
+    /// run at the first error too).
+    ///
+    /// ```
+    /// use agui_wire::{Event, Bump, reducer::Reducer};
+    /// let arena = Bump::new();
+    /// let mut r = Reducer::new();
+    /// r.apply(&Event::parse(br#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#, &arena)?).unwrap();
+    /// let err = r.apply(&Event::parse(br#"{"type":"TOOL_CALL_ARGS","toolCallId":"c9","delta":"{}"}"#, &arena)?).unwrap_err();
+    /// assert_eq!(err.to_string(), "event 1: TOOL_CALL_ARGS for tool call \"c9\", which is not in progress");
+    /// # Ok::<(), agui_wire::Error>(())
+    /// ```
+    pub fn apply(&mut self, event: &Event<'_>) -> Result<(), ReduceError> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone());
+        }
+        let index = self.seen;
+        self.seen += 1;
+        let fail = |this: &mut Reducer, kind| {
+            let err = ReduceError::new(index, kind);
+            this.failed = Some(err.clone());
+            Err(err)
+        };
+        // Events of types 1.0 does not define are dropped, as by the client's enforcement.
+        if event.event_type().is_none() {
+            return Ok(());
+        }
+        let steps: Vec<Cow<'_, Event<'_>>> = match self.lanes.expand(event) {
+            Ok(Expansion::Pass(closers)) => closers
+                .into_iter()
+                .map(Cow::Owned)
+                .chain(std::iter::once(Cow::Borrowed(event)))
+                .collect(),
+            Ok(Expansion::Replace(events)) => events.into_iter().map(Cow::Owned).collect(),
+            Err(kind) => return fail(self, kind),
+        };
+        for step in &steps {
+            if let Err(kind) = self.verifier.check(step) {
+                return fail(self, kind);
+            }
+        }
+        // `reduce` does everything that can fail before it changes anything, and the events
+        // before the last of an expansion are synthesized ends (which carry no values), so a
+        // failure leaves the messages and the state as they were.
+        for step in &steps {
+            if let Err(kind) = self.reduce(index, step) {
+                return fail(self, kind);
+            }
+        }
+        Ok(())
+    }
+
+    /// `{"messages":[...],"state":...}` as a compact JSON string (the bytes of
+    /// [`WriteJson::to_json_vec`]).
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Reducer;
+    /// assert!(Reducer::new().to_json().starts_with(r#"{"messages":"#));
+    /// ```
+    pub fn to_json(&self) -> String {
+        String::from_utf8_lossy(&self.to_json_vec()).into_owned()
+    }
+
+    /// The messages and the state, taken out.
+    ///
+    /// ```
+    /// # use agui_wire::reducer::{Reducer, Json};
+    /// let (messages, state) = Reducer::new().into_parts();
+    /// assert!(messages.is_empty() && state == Json::object());
+    /// ```
+    pub fn into_parts(self) -> (Vec<Json>, Json) {
+        (self.messages, self.state)
+    }
+
+    fn warn(&mut self, index: usize, message: String) {
+        self.warnings.push(ReduceWarning { index, message });
+    }
+
+    fn tree(&self, raw: &RawJson<'_>) -> Result<Json, ReduceErrorKind> {
+        self.tree_within(raw, self.opts.max_depth)
+    }
+
+    fn tree_within(&self, raw: &RawJson<'_>, depth: usize) -> Result<Json, ReduceErrorKind> {
+        Json::from_validated(raw.as_bytes(), depth).map_err(|_| ReduceErrorKind::TooDeep {
+            limit: self.opts.max_depth,
+        })
+    }
+
+    /// A patch: its values may be as deep as the document (the array and the operation add
+    /// two levels).
+    fn patch_tree(&self, raw: &RawJson<'_>) -> Result<Json, ReduceErrorKind> {
+        self.tree_within(raw, self.opts.max_depth + 2)
+    }
+
+    /// The tree of a model value, as the crate's writer writes it.
+    fn tree_of(&self, value: &impl WriteJson) -> Result<Json, ReduceErrorKind> {
+        Json::from_validated(&value.to_json_vec(), self.opts.max_depth).map_err(|_| {
+            ReduceErrorKind::TooDeep {
+                limit: self.opts.max_depth,
+            }
+        })
+    }
+
+    fn message_tree(&self, m: &Message<'_>) -> Result<Json, ReduceErrorKind> {
+        let mut tree = self.tree_of(m)?;
+        if !self.opts.keep_unknown_fields {
+            strip::message(&mut tree);
+        }
+        Ok(tree)
+    }
+
+    fn find(&mut self, id: &str) -> Option<usize> {
+        self.index.message(&self.messages, id)
+    }
+
+    /// Appends a message (keeping the index up to date); returns its index.
+    fn push(&mut self, m: Json) -> usize {
+        self.messages.push(m);
+        self.index.pushed(&self.messages);
+        self.messages.len() - 1
+    }
+
+    /// Merges an event's `metadata` into `target` (shallow, last write wins).
+    fn merge_metadata(target: &mut Json, incoming: Option<Json>) {
+        match (target.get_mut("metadata"), incoming) {
+            (_, None) => {}
+            (Some(existing @ Json::Object(_)), Some(Json::Object(members))) => {
+                for (k, v) in members {
+                    existing.set(&k, v);
+                }
+            }
+            (_, Some(new)) => target.set("metadata", new),
+        }
+    }
+
+    /// The message and tool-call index of the tool call `id`.
+    fn find_tool_call(&mut self, id: &str) -> Option<(usize, usize)> {
+        self.index.tool_call(&self.messages, id)
+    }
+
+    /// The first *assistant* message holding tool call `id`.
+    fn find_assistant_call(&mut self, id: &str) -> Option<(usize, usize)> {
+        let is_assistant = |m: &Json| m.get("role").and_then(Json::as_str) == Some("assistant");
+        match self.find_tool_call(id) {
+            Some(at) if self.messages.get(at.0).is_some_and(is_assistant) => Some(at),
+            None => None,
+            // Rare: the first holder is not an assistant message; scan the assistant ones.
+            Some(_) => self.messages.iter().enumerate().find_map(|(mi, m)| {
+                if !is_assistant(m) {
+                    return None;
+                }
+                let calls = m.get("toolCalls")?.as_array()?;
+                let ci = calls
+                    .iter()
+                    .position(|c| c.get("id").and_then(Json::as_str) == Some(id))?;
+                Some((mi, ci))
+            }),
+        }
+    }
+
+    fn tool_call_mut(&mut self, (mi, ci): (usize, usize)) -> Option<&mut Json> {
+        self.messages
+            .get_mut(mi)?
+            .get_mut("toolCalls")?
+            .as_array_mut()?
+            .get_mut(ci)
+    }
+
+    /// Applies one verified event to the messages and state.
+    fn reduce(&mut self, index: usize, ev: &Event<'_>) -> Result<(), ReduceErrorKind> {
+        let depth = self.opts.max_depth;
+        let meta = match ev.base().and_then(|b| b.metadata.as_ref()) {
+            Some(m) => Some(self.tree(m)?),
+            None => None,
+        };
+        let sub = ev.subagent_run_id().map(text);
+        match ev {
+            Event::TextMessageStart(e) => {
+                let role = e.role.unwrap_or(Role::Assistant);
+                let name = e.name.as_ref().map(text);
+                self.start_message(index, ev, &text(&e.message_id), role, name, meta);
+            }
+            Event::ReasoningMessageStart(e) => {
+                self.start_message(index, ev, &text(&e.message_id), Role::Reasoning, None, meta);
+            }
+            Event::TextMessageContent(_)
+            | Event::TextMessageEnd(_)
+            | Event::ReasoningMessageContent(_)
+            | Event::ReasoningMessageEnd(_) => {
+                let (id, delta) = match ev {
+                    Event::TextMessageContent(e) => (&e.message_id, Some(&e.delta)),
+                    Event::TextMessageEnd(e) => (&e.message_id, None),
+                    Event::ReasoningMessageContent(e) => (&e.message_id, Some(&e.delta)),
+                    Event::ReasoningMessageEnd(e) => (&e.message_id, None),
+                    _ => return Ok(()),
+                };
+                let id = text(id);
+                let name = ev.type_name().into_owned();
+                let Some(at) = self.find(&id) else {
+                    self.warn(index, format!("{name}: no message with id {id:?}"));
+                    return Ok(());
+                };
+                let target = &mut self.messages[at];
+                if target.get("role").and_then(Json::as_str) == Some("activity") {
+                    self.warn(
+                        index,
+                        format!("{name}: message {id:?} is an activity message; ignored"),
+                    );
+                    return Ok(());
+                }
+                if let Some(delta) = delta {
+                    append(target, "content", &delta.unescaped());
+                }
+                Self::merge_metadata(target, meta);
+            }
+            Event::ToolCallStart(e) => self.tool_call_start(index, e, meta, sub),
+            Event::ToolCallArgs(_) | Event::ToolCallEnd(_) => {
+                let (id, delta) = match ev {
+                    Event::ToolCallArgs(e) => (&e.tool_call_id, Some(&e.delta)),
+                    Event::ToolCallEnd(e) => (&e.tool_call_id, None),
+                    _ => return Ok(()),
+                };
+                let id = text(id);
+                let Some(at) = self.find_tool_call(&id) else {
+                    let name = ev.type_name().into_owned();
+                    self.warn(index, format!("{name}: no message holds tool call {id:?}"));
+                    return Ok(());
+                };
+                let Some(call) = self.tool_call_mut(at) else {
+                    return Ok(());
+                };
+                if let Some(delta) = delta
+                    && let Some(func) = call.get_mut("function")
+                {
+                    append(func, "arguments", &delta.unescaped());
+                }
+                Self::merge_metadata(call, meta);
+            }
+            Event::ToolCallResult(e) => {
+                let call_id = text(&e.tool_call_id);
+                let mut content = self.tree_of(&e.content)?;
+                if !self.opts.keep_unknown_fields {
+                    strip::content(&mut content);
+                }
+                let mut msg = Json::Object(vec![
+                    ("id".into(), Json::String(text(&e.message_id))),
+                    ("toolCallId".into(), Json::String(call_id.clone())),
+                    ("role".into(), Json::from("tool")),
+                    ("content".into(), content),
+                ]);
+                if let Some(s) = sub {
+                    msg.set("subagentRunId", Json::String(s));
+                }
+                Self::merge_metadata(&mut msg, meta);
+                match self.find_assistant_call(&call_id) {
+                    None => {
+                        self.push(msg);
+                    }
+                    Some((at, _)) => {
+                        let mut at = at + 1;
+                        while self
+                            .messages
+                            .get(at)
+                            .is_some_and(|m| m.get("role").and_then(Json::as_str) == Some("tool"))
+                        {
+                            at += 1;
+                        }
+                        self.messages.insert(at, msg);
+                        self.index.invalidate();
+                    }
+                }
+            }
+            Event::StateSnapshot(e) => self.state = self.tree(&e.snapshot)?,
+            Event::StateDelta(e) => {
+                let patch = self.patch_tree(&e.delta)?;
+                match apply_patch(&self.state, &patch, depth) {
+                    Ok(state) => self.state = state,
+                    Err(err) => self.warn(index, format!("STATE_DELTA not applied: {err}")),
+                }
+            }
+            Event::MessagesSnapshot(e) => self.messages_snapshot(e)?,
+            Event::ActivitySnapshot(e) => self.activity_snapshot(e, meta, sub)?,
+            Event::ActivityDelta(e) => {
+                let id = text(&e.message_id);
+                let Some(at) = self.find(&id) else {
+                    return Ok(());
+                };
+                if self.messages[at].get("role").and_then(Json::as_str) != Some("activity") {
+                    self.warn(
+                        index,
+                        format!("ACTIVITY_DELTA: message {id:?} is not an activity message"),
+                    );
+                    return Ok(());
+                }
+                let patch = self.patch_tree(&e.patch)?;
+                Self::merge_metadata(&mut self.messages[at], meta);
+                let base = self.messages[at]
+                    .get("content")
+                    .cloned()
+                    .unwrap_or_else(Json::object);
+                match apply_patch(&base, &patch, depth.saturating_sub(2)) {
+                    Ok(content) => {
+                        let msg = &mut self.messages[at];
+                        msg.set("content", content);
+                        msg.set("activityType", Json::String(text(&e.activity_type)));
+                    }
+                    Err(err) => self.warn(
+                        index,
+                        format!("ACTIVITY_DELTA for {id:?} not applied: {err}"),
+                    ),
+                }
+            }
+            Event::RunStarted(e) => {
+                if let Some(input) = &e.input {
+                    let trees: Vec<(String, Json)> = input
+                        .messages
+                        .iter()
+                        .map(|m| Ok((text(m.id()), self.message_tree(m)?)))
+                        .collect::<Result<_, ReduceErrorKind>>()?;
+                    for (id, tree) in trees {
+                        if self.find(&id).is_none() {
+                            self.push(tree);
+                        }
+                    }
+                }
+            }
+            Event::ReasoningEncryptedValue(e) => {
+                let id = text(&e.entity_id);
+                let value = Json::String(text(&e.encrypted_value));
+                match e.subtype {
+                    EncryptedValueSubtype::ToolCall => {
+                        let found = self.find_assistant_call(&id);
+                        if let Some(call) = found.and_then(|at| self.tool_call_mut(at)) {
+                            call.set("encryptedValue", value);
+                        }
+                    }
+                    EncryptedValueSubtype::Message => {
+                        if let Some(at) = self.find(&id) {
+                            let m = &mut self.messages[at];
+                            if m.get("role").and_then(Json::as_str) != Some("activity") {
+                                m.set("encryptedValue", value);
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn start_message(
+        &mut self,
+        index: usize,
+        ev: &Event<'_>,
+        id: &str,
+        role: Role,
+        name: Option<String>,
+        meta: Option<Json>,
+    ) {
+        let at = match self.find(id) {
+            Some(at) => {
+                if self.messages[at].get("role").and_then(Json::as_str) == Some("activity") {
+                    let name = ev.type_name().into_owned();
+                    self.warn(
+                        index,
+                        format!("{name}: message {id:?} is an activity message; ignored"),
+                    );
+                    return;
+                }
+                at
+            }
+            None => {
+                let mut m = Json::Object(vec![
+                    ("id".into(), Json::from(id)),
+                    ("role".into(), Json::from(role.as_str())),
+                    ("content".into(), Json::from("")),
+                ]);
+                if let Some(n) = name {
+                    m.set("name", Json::String(n));
+                }
+                if let Some(s) = ev.subagent_run_id() {
+                    m.set("subagentRunId", Json::String(text(s)));
+                }
+                self.push(m)
+            }
+        };
+        Self::merge_metadata(&mut self.messages[at], meta);
+    }
+
+    fn tool_call_start(
+        &mut self,
+        index: usize,
+        e: &ToolCallStartEvent<'_>,
+        meta: Option<Json>,
+        sub: Option<String>,
+    ) {
+        let id = text(&e.tool_call_id);
+        let name = text(&e.tool_call_name);
+        if let Some(at) = self.find_tool_call(&id) {
+            let Some(call) = self.tool_call_mut(at) else {
+                return;
+            };
+            let old = call
+                .get("function")
+                .and_then(|f| f.get("name"))
+                .and_then(Json::as_str)
+                .map(str::to_owned);
+            if old.as_deref() != Some(name.as_str()) {
+                if let Some(f) = call.get_mut("function") {
+                    f.set("name", Json::String(name.clone()));
+                }
+                Self::merge_metadata(call, meta);
+                self.warn(
+                    index,
+                    format!("TOOL_CALL_START: tool call {id:?} already exists with name {:?}; renamed to {name:?}", old.unwrap_or_default()),
+                );
+                return;
+            }
+            Self::merge_metadata(call, meta);
+            return;
+        }
+        let before = self.messages.len();
+        // The assistant message the call goes into.
+        let parent = e
+            .parent_message_id
+            .as_ref()
+            .map(text)
+            .filter(|p| !p.is_empty());
+        let target = match parent {
+            Some(p) => match self.find(&p) {
+                Some(at)
+                    if self.messages[at].get("role").and_then(Json::as_str)
+                        == Some("assistant") =>
+                {
+                    at
+                }
+                found => {
+                    if let Some(at) = found {
+                        let role = self.messages[at]
+                            .get("role")
+                            .and_then(Json::as_str)
+                            .unwrap_or("")
+                            .to_owned();
+                        self.warn(index, format!("TOOL_CALL_START: parentMessageId {p:?} is a {role:?} message, not an assistant message; using the tool call id"));
+                    }
+                    let new_id = if found.is_some() { id.clone() } else { p };
+                    self.push_assistant(new_id)
+                }
+            },
+            None => self.push_assistant(id.clone()),
+        };
+        // Made here, and not sharing its id with an earlier message.
+        let created = target >= before && {
+            let new_id = self.messages[target]
+                .get("id")
+                .and_then(Json::as_str)
+                .unwrap_or("")
+                .to_owned();
+            self.find(&new_id) == Some(target)
+        };
+        let msg = &mut self.messages[target];
+        if let (true, Some(s)) = (created, sub)
+            && msg.get("subagentRunId").is_none()
+        {
+            msg.set("subagentRunId", Json::String(s));
+        }
+        if msg.get("toolCalls").is_none_or(|c| matches!(c, Json::Null)) {
+            msg.set("toolCalls", Json::Array(Vec::new()));
+        }
+        let mut call = Json::Object(vec![
+            ("id".into(), Json::String(id.clone())),
+            ("type".into(), Json::from("function")),
+            (
+                "function".into(),
+                Json::Object(vec![
+                    ("name".into(), Json::String(name)),
+                    ("arguments".into(), Json::from("")),
+                ]),
+            ),
+        ]);
+        Self::merge_metadata(&mut call, meta);
+        if let Some(calls) = msg.get_mut("toolCalls").and_then(Json::as_array_mut) {
+            calls.push(call);
+            let at = (target, calls.len() - 1);
+            self.index.call_added(&id, at);
+        }
+    }
+
+    fn push_assistant(&mut self, id: String) -> usize {
+        self.push(Json::Object(vec![
+            ("id".into(), Json::String(id)),
+            ("role".into(), Json::from("assistant")),
+            ("toolCalls".into(), Json::Array(Vec::new())),
+        ]))
+    }
+
+    fn messages_snapshot(&mut self, e: &MessagesSnapshotEvent<'_>) -> Result<(), ReduceErrorKind> {
+        let incoming: Vec<Json> = e
+            .messages
+            .iter()
+            .map(|m| self.message_tree(m))
+            .collect::<Result<_, _>>()?;
+        let id_of = |m: &Json| m.get("id").and_then(Json::as_str).map(str::to_owned);
+        let role_of = |m: &Json| m.get("role").and_then(Json::as_str).map(str::to_owned);
+        // Which activity types the snapshot speaks for.
+        enum Owned {
+            Undeclared,
+            All,
+            Types(Vec<String>),
+        }
+        let owned = match e.base.metadata.as_ref().map(|m| self.tree(m)).transpose()? {
+            Some(meta) => match meta.get("@ag-ui/client") {
+                None => Owned::Undeclared,
+                Some(v @ Json::Object(_)) => match v.get("authoritativeActivityTypes") {
+                    None => Owned::Undeclared,
+                    Some(Json::Null) => Owned::All,
+                    Some(Json::Array(a)) if a.iter().all(|t| t.as_str().is_some()) => Owned::Types(
+                        a.iter()
+                            .filter_map(|t| t.as_str().map(str::to_owned))
+                            .collect(),
+                    ),
+                    Some(_) => Owned::Types(Vec::new()),
+                },
+                Some(_) => Owned::Types(Vec::new()),
+            },
+            None => Owned::Undeclared,
+        };
+        let has_activity = incoming
+            .iter()
+            .any(|m| role_of(m).as_deref() == Some("activity"));
+        let has_reasoning = incoming
+            .iter()
+            .any(|m| role_of(m).as_deref() == Some("reasoning"));
+        let preserved = |m: &Json| match role_of(m).as_deref() {
+            Some("activity") => match &owned {
+                Owned::Types(types) => {
+                    let t = m.get("activityType").and_then(Json::as_str).unwrap_or("");
+                    !types.iter().any(|x| x == t)
+                }
+                Owned::All => false,
+                Owned::Undeclared => !has_activity,
+            },
+            Some("reasoning") => !has_reasoning,
+            _ => false,
+        };
+        // The snapshot's message for an id: the last one with that id.
+        let snapshot_for = |id: &Option<String>| -> Option<&Json> {
+            id.as_ref()?;
+            incoming.iter().rev().find(|m| id_of(m) == *id)
+        };
+        let old = std::mem::take(&mut self.messages);
+        let mut kept = Vec::with_capacity(incoming.len());
+        for m in old {
+            let id = id_of(&m);
+            match snapshot_for(&id) {
+                Some(new) => kept.push(new.clone()),
+                None if preserved(&m) => kept.push(m),
+                None => {}
+            }
+        }
+        let existing: std::collections::HashSet<Option<String>> = kept.iter().map(id_of).collect();
+        for m in &incoming {
+            if !existing.contains(&id_of(m)) {
+                kept.push(m.clone());
+            }
+        }
+        self.messages = kept;
+        self.index.invalidate();
+        Ok(())
+    }
+
+    fn activity_snapshot(
+        &mut self,
+        e: &ActivitySnapshotEvent<'_>,
+        meta: Option<Json>,
+        sub: Option<String>,
+    ) -> Result<(), ReduceErrorKind> {
+        let id = text(&e.message_id);
+        let replace = e.replace.unwrap_or(true);
+        let content = self.tree(&e.content)?;
+        let mut fresh = Json::Object(vec![
+            ("id".into(), Json::String(id.clone())),
+            ("role".into(), Json::from("activity")),
+            ("activityType".into(), Json::String(text(&e.activity_type))),
+            ("content".into(), content.clone()),
+        ]);
+        if let Some(s) = &sub {
+            fresh.set("subagentRunId", Json::String(s.clone()));
+        }
+        let target = match self.find(&id) {
+            None => Some(self.push(fresh)),
+            Some(at)
+                if self.messages[at].get("role").and_then(Json::as_str) == Some("activity") =>
+            {
+                if replace {
+                    let m = &mut self.messages[at];
+                    m.set("activityType", Json::String(text(&e.activity_type)));
+                    m.set("content", content);
+                    match &sub {
+                        Some(s) => m.set("subagentRunId", Json::String(s.clone())),
+                        None => {
+                            m.remove("subagentRunId");
+                        }
+                    }
+                }
+                Some(at)
+            }
+            Some(at) if replace => {
+                self.messages[at] = fresh;
+                self.index.invalidate();
+                Some(at)
+            }
+            Some(_) => None,
+        };
+        if let Some(at) = target {
+            Self::merge_metadata(&mut self.messages[at], meta);
+        }
+        Ok(())
+    }
+}
+
+/// Appends `text` to the string member `key` of `target` (a missing or non-string member
+/// counts as `""`, as in the client).
+fn append(target: &mut Json, key: &str, text: &str) {
+    match target.get_mut(key) {
+        Some(Json::String(s)) => s.push_str(text),
+        _ => target.set(key, Json::String(text.to_owned())),
+    }
+}

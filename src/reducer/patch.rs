@@ -1,0 +1,391 @@
+//! RFC 6902 JSON Patch over the reducer's [`Json`] tree.
+//!
+//! A patch applies atomically: it runs on a copy of the document, which replaces the document
+//! only when every operation succeeded (as `fast-json-patch`'s `applyPatch` with validation on,
+//! the TypeScript client's choice). Behaviour follows RFC 6902 and RFC 6901:
+//!
+//! - `add` needs the parent to exist; on an object it sets the member (replacing one of the
+//!   same name), on an array it inserts at an index `0..=len` or appends at `-`;
+//! - `remove`, `replace` and `test` need the target to exist; `test` compares by JSON value
+//!   (numbers by value, objects whatever their member order);
+//! - `move` and `copy` need `from` to exist; `move` may not move a value into its own child;
+//! - the empty path is the whole document: `add`/`replace` replace it, `remove` makes it `null`
+//!   (as `fast-json-patch` does), `move`/`copy` replace it with the value at `from`;
+//! - array indices are `0` or digits without a leading zero (`fast-json-patch` also takes `01`
+//!   and the empty token as indices; agui-wire does not).
+
+use super::json::Json;
+
+/// Why a patch could not be applied.
+///
+/// ```
+/// use agui_wire::reducer::{Json, apply_patch};
+/// let doc = Json::parse(r#"{"a":1}"#).unwrap();
+/// let patch = Json::parse(r#"[{"op":"remove","path":"/b"}]"#).unwrap();
+/// let err = apply_patch(&doc, &patch, 512).unwrap_err();
+/// assert_eq!(err.to_string(), "operation 0 (remove /b): the path does not exist");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatchError {
+    /// Index of the failing operation in the patch.
+    pub index: usize,
+    /// The operation's `op` and `path`, for the message.
+    pub operation: String,
+    /// What went wrong.
+    pub reason: &'static str,
+}
+
+impl std::fmt::Display for PatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "operation {} ({}): {}",
+            self.index, self.operation, self.reason
+        )
+    }
+}
+
+impl std::error::Error for PatchError {}
+
+/// Splits a JSON Pointer into its unescaped tokens (`~1` → `/`, then `~0` → `~`).
+fn tokens(pointer: &str) -> Option<Vec<String>> {
+    if pointer.is_empty() {
+        return Some(Vec::new());
+    }
+    let rest = pointer.strip_prefix('/')?;
+    Some(
+        rest.split('/')
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect(),
+    )
+}
+
+/// An array index token: `0` or digits without a leading zero, below `limit` (inclusive when
+/// `end_ok`).
+fn index(token: &str, len: usize, end_ok: bool) -> Option<usize> {
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if token.len() > 1 && token.starts_with('0') {
+        return None;
+    }
+    let i: usize = token.parse().ok()?;
+    (i < len || (end_ok && i == len)).then_some(i)
+}
+
+/// The value at `path`, if any.
+fn get<'j>(doc: &'j Json, path: &[String]) -> Option<&'j Json> {
+    let mut cur = doc;
+    for t in path {
+        cur = match cur {
+            Json::Object(_) => cur.get(t)?,
+            Json::Array(a) => a.get(index(t, a.len(), false)?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+fn get_mut<'j>(doc: &'j mut Json, path: &[String]) -> Option<&'j mut Json> {
+    let mut cur = doc;
+    for t in path {
+        cur = match cur {
+            Json::Object(_) => cur.get_mut(t)?,
+            Json::Array(a) => {
+                let i = index(t, a.len(), false)?;
+                a.get_mut(i)?
+            }
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+const NO_PATH: &str = "the path does not exist";
+const NO_PARENT: &str = "the parent of the path does not exist or is not a container";
+const BAD_INDEX: &str = "the array index is not valid here";
+
+fn add(doc: &mut Json, path: &[String], value: Json) -> Result<(), &'static str> {
+    let Some((last, parent)) = path.split_last() else {
+        *doc = value;
+        return Ok(());
+    };
+    match get_mut(doc, parent) {
+        Some(obj @ Json::Object(_)) => {
+            obj.set(last, value);
+            Ok(())
+        }
+        Some(Json::Array(a)) => {
+            let i = if last == "-" {
+                a.len()
+            } else {
+                index(last, a.len(), true).ok_or(BAD_INDEX)?
+            };
+            a.insert(i, value);
+            Ok(())
+        }
+        _ => Err(NO_PARENT),
+    }
+}
+
+fn remove(doc: &mut Json, path: &[String]) -> Result<Json, &'static str> {
+    let Some((last, parent)) = path.split_last() else {
+        return Ok(std::mem::take(doc));
+    };
+    match get_mut(doc, parent) {
+        Some(obj @ Json::Object(_)) => obj.remove(last).ok_or(NO_PATH),
+        Some(Json::Array(a)) => {
+            let i = index(last, a.len(), false).ok_or(NO_PATH)?;
+            Ok(a.remove(i))
+        }
+        _ => Err(NO_PATH),
+    }
+}
+
+/// Applies `patch` (a JSON array of operations) to a copy of `doc` and returns the result.
+/// `max_depth` bounds the nesting of the result.
+///
+/// ```
+/// use agui_wire::reducer::{Json, apply_patch};
+/// let doc = Json::parse(r#"{"cart":[],"total":0}"#).unwrap();
+/// let patch = Json::parse(r#"[{"op":"add","path":"/cart/-","value":{"sku":"A1"}},
+///                             {"op":"replace","path":"/total","value":12.5},
+///                             {"op":"copy","from":"/cart/0","path":"/last"}]"#).unwrap();
+/// let out = apply_patch(&doc, &patch, 512).unwrap();
+/// assert_eq!(out.to_string(), r#"{"cart":[{"sku":"A1"}],"total":12.5,"last":{"sku":"A1"}}"#);
+/// ```
+pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, PatchError> {
+    let mut out = doc.clone();
+    let ops = match patch {
+        Json::Array(ops) => ops.as_slice(),
+        _ => {
+            return Err(PatchError {
+                index: 0,
+                operation: String::new(),
+                reason: "the patch is not an array",
+            });
+        }
+    };
+    for (i, op) in ops.iter().enumerate() {
+        let name = op.get("op").and_then(Json::as_str).unwrap_or("");
+        let path_text = op.get("path").and_then(Json::as_str).unwrap_or("");
+        let err = |reason| PatchError {
+            index: i,
+            operation: format!("{name} {path_text}"),
+            reason,
+        };
+        let path = op
+            .get("path")
+            .and_then(Json::as_str)
+            .and_then(tokens)
+            .ok_or_else(|| err("`path` is not a JSON Pointer"))?;
+        let from = || {
+            op.get("from")
+                .and_then(Json::as_str)
+                .and_then(tokens)
+                .ok_or_else(|| err("`from` is not a JSON Pointer"))
+        };
+        let value = || {
+            op.get("value")
+                .cloned()
+                .ok_or_else(|| err("`value` is missing"))
+        };
+        let check_depth = |v: &Json| {
+            if path.len() + v.depth() > max_depth {
+                Err(err("the result would nest deeper than the limit"))
+            } else {
+                Ok(())
+            }
+        };
+        match name {
+            "add" => {
+                let v = value()?;
+                check_depth(&v)?;
+                add(&mut out, &path, v).map_err(err)?;
+            }
+            "remove" => {
+                remove(&mut out, &path).map_err(err)?;
+            }
+            "replace" => {
+                let v = value()?;
+                check_depth(&v)?;
+                let slot = get_mut(&mut out, &path).ok_or_else(|| err(NO_PATH))?;
+                *slot = v;
+            }
+            "move" => {
+                let from = from()?;
+                if from == path {
+                    get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
+                    continue;
+                }
+                if path.len() > from.len() && path.starts_with(&from) {
+                    return Err(err("a value cannot be moved into one of its children"));
+                }
+                let v = get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
+                check_depth(v)?;
+                let v = remove(&mut out, &from).map_err(err)?;
+                add(&mut out, &path, v).map_err(err)?;
+            }
+            "copy" => {
+                let from = from()?;
+                let v = get(&out, &from)
+                    .ok_or_else(|| err("`from` does not exist"))?
+                    .clone();
+                check_depth(&v)?;
+                add(&mut out, &path, v).map_err(err)?;
+            }
+            "test" => {
+                let v = value()?;
+                let cur = get(&out, &path).ok_or_else(|| err(NO_PATH))?;
+                if *cur != v {
+                    return Err(err("the test failed: the value differs"));
+                }
+            }
+            _ => return Err(err("unknown `op`")),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(doc: &str, patch: &str) -> Result<String, String> {
+        let doc = Json::parse(doc).unwrap();
+        let patch = Json::parse(patch).unwrap();
+        apply_patch(&doc, &patch, 64)
+            .map(|v| v.to_string())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn rfc6902_appendix_a() {
+        let ok =
+            |doc, patch, want: &str| assert_eq!(run(doc, patch).as_deref(), Ok(want), "{patch}");
+        ok(
+            r#"{"foo":"bar"}"#,
+            r#"[{"op":"add","path":"/baz","value":"qux"}]"#,
+            r#"{"foo":"bar","baz":"qux"}"#,
+        );
+        ok(
+            r#"{"foo":["bar","baz"]}"#,
+            r#"[{"op":"add","path":"/foo/1","value":"qux"}]"#,
+            r#"{"foo":["bar","qux","baz"]}"#,
+        );
+        ok(
+            r#"{"baz":"qux","foo":"bar"}"#,
+            r#"[{"op":"remove","path":"/baz"}]"#,
+            r#"{"foo":"bar"}"#,
+        );
+        ok(
+            r#"{"foo":["bar","qux","baz"]}"#,
+            r#"[{"op":"remove","path":"/foo/1"}]"#,
+            r#"{"foo":["bar","baz"]}"#,
+        );
+        ok(
+            r#"{"baz":"qux","foo":"bar"}"#,
+            r#"[{"op":"replace","path":"/baz","value":"boo"}]"#,
+            r#"{"baz":"boo","foo":"bar"}"#,
+        );
+        ok(
+            r#"{"foo":{"bar":"baz","waldo":"fred"},"qux":{"corge":"grault"}}"#,
+            r#"[{"op":"move","from":"/foo/waldo","path":"/qux/thud"}]"#,
+            r#"{"foo":{"bar":"baz"},"qux":{"corge":"grault","thud":"fred"}}"#,
+        );
+        ok(
+            r#"{"foo":["all","grass","cows","eat"]}"#,
+            r#"[{"op":"move","from":"/foo/1","path":"/foo/3"}]"#,
+            r#"{"foo":["all","cows","eat","grass"]}"#,
+        );
+        ok(
+            r#"{"baz":"qux","foo":["a",2,"c"]}"#,
+            r#"[{"op":"test","path":"/baz","value":"qux"},{"op":"test","path":"/foo/1","value":2}]"#,
+            r#"{"baz":"qux","foo":["a",2,"c"]}"#,
+        );
+        ok(
+            r#"{"foo":"bar"}"#,
+            r#"[{"op":"add","path":"/child","value":{"grandchild":{}}}]"#,
+            r#"{"foo":"bar","child":{"grandchild":{}}}"#,
+        );
+        ok(
+            r#"{"foo":"bar"}"#,
+            r#"[{"op":"add","path":"/baz","value":"qux","xyz":123}]"#,
+            r#"{"foo":"bar","baz":"qux"}"#,
+        );
+        ok(
+            r#"{"foo":["bar"]}"#,
+            r#"[{"op":"add","path":"/foo/-","value":["abc","def"]}]"#,
+            r#"{"foo":["bar",["abc","def"]]}"#,
+        );
+        ok(
+            r#"{"/":9,"~1":10}"#,
+            r#"[{"op":"test","path":"/~01","value":10}]"#,
+            r#"{"/":9,"~1":10}"#,
+        );
+        ok(
+            r#"{"a/b":1}"#,
+            r#"[{"op":"move","from":"/a~1b","path":"/c"}]"#,
+            r#"{"c":1}"#,
+        );
+        ok(
+            r#"{"a":1}"#,
+            r#"[{"op":"add","path":"","value":[1]}]"#,
+            r#"[1]"#,
+        );
+        ok(r#"{"a":1}"#, r#"[{"op":"remove","path":""}]"#, "null");
+        ok(
+            r#"{"a":{"b":1}}"#,
+            r#"[{"op":"copy","from":"/a","path":""}]"#,
+            r#"{"b":1}"#,
+        );
+        ok(
+            r#"[1,2]"#,
+            r#"[{"op":"test","path":"","value":[1.0,2e0]}]"#,
+            "[1,2]",
+        );
+        let err = |doc, patch| assert!(run(doc, patch).is_err(), "{patch} should fail");
+        err(
+            r#"{"foo":"bar"}"#,
+            r#"[{"op":"add","path":"/baz/bat","value":"qux"}]"#,
+        );
+        err(
+            r#"{"baz":"qux"}"#,
+            r#"[{"op":"test","path":"/baz","value":"bar"}]"#,
+        );
+        err(
+            r#"{"foo":[1]}"#,
+            r#"[{"op":"add","path":"/foo/2","value":1}]"#,
+        );
+        err(
+            r#"{"foo":[1]}"#,
+            r#"[{"op":"add","path":"/foo/01","value":1}]"#,
+        );
+        err(r#"{"foo":[1]}"#, r#"[{"op":"remove","path":"/foo/-"}]"#);
+        err(
+            r#"{"foo":[1]}"#,
+            r#"[{"op":"replace","path":"/foo/x","value":1}]"#,
+        );
+        err(
+            r#"{"a":{}}"#,
+            r#"[{"op":"move","from":"/a","path":"/a/b"}]"#,
+        );
+        err(r#"{}"#, r#"[{"op":"copy","from":"/x","path":"/y"}]"#);
+        err(r#"{}"#, r#"[{"op":"test","path":"/x","value":null}]"#);
+        err(r#"{"a":"s"}"#, r#"[{"op":"add","path":"/a/b","value":1}]"#);
+    }
+
+    #[test]
+    fn atomic_and_bounded() {
+        let doc = Json::parse(r#"{"a":1}"#).unwrap();
+        let patch =
+            Json::parse(r#"[{"op":"add","path":"/b","value":2},{"op":"remove","path":"/zz"}]"#)
+                .unwrap();
+        let err = apply_patch(&doc, &patch, 64).unwrap_err();
+        assert_eq!(err.index, 1);
+        assert_eq!(doc.to_string(), r#"{"a":1}"#);
+        let deep = Json::parse(r#"[{"op":"add","path":"/b","value":[[[[1]]]]}]"#).unwrap();
+        assert!(apply_patch(&doc, &deep, 4).is_err());
+        assert!(apply_patch(&doc, &deep, 5).is_ok());
+    }
+}

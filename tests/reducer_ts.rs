@@ -1,0 +1,266 @@
+//! The reducer against the official TypeScript client on the same streams.
+//!
+//! Installs `@ag-ui/client@1.0.0` with npm into `<target>/agui-ts-client` (once; later runs
+//! reuse it), runs `tests/ts/reduce.mjs` there, which applies every stream with the client's own
+//! `runAgent` pipeline, and compares the messages and state it ends with (or the index of the
+//! event it fails at) with agui-wire's [`Reducer`] with `keep_unknown_fields: false` (the client
+//! strips unknown fields). The test is skipped, with a message, only when Node or npm is missing
+//! or the npm registry cannot be reached.
+
+mod reducer_streams;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use agui_wire::reducer::{ReduceOptions, Reducer};
+use agui_wire::sse::SseReader;
+use agui_wire::{Bump, Event, WriteJson};
+use serde_json::Value;
+
+const CLIENT_VERSION: &str = "1.0.0";
+
+fn target_dir() -> PathBuf {
+    // <target>/debug/deps/reducer_ts-<hash>
+    let exe = std::env::current_exe().unwrap();
+    exe.ancestors()
+        .nth(3)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+}
+
+fn tool_works(name: &str) -> bool {
+    Command::new(name)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The folder holding `node_modules/@ag-ui/client`, installing it when needed; `None` (with a
+/// message) when that is impossible here.
+fn client_dir() -> Option<PathBuf> {
+    let dir = target_dir().join("agui-ts-client");
+    let pkg = dir.join("node_modules/@ag-ui/client/package.json");
+    let installed = std::fs::read_to_string(&pkg)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .is_some_and(|v| v["version"] == CLIENT_VERSION);
+    if !tool_works("node") {
+        eprintln!("skipping the TypeScript comparison: `node` is not installed");
+        return None;
+    }
+    if installed {
+        return Some(dir);
+    }
+    if !tool_works("npm") {
+        eprintln!("skipping the TypeScript comparison: `npm` is not installed");
+        return None;
+    }
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("package.json"),
+        r#"{"name":"agui-ts-client","private":true,"type":"module"}"#,
+    )
+    .unwrap();
+    let out = Command::new("npm")
+        .args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            &format!("@ag-ui/client@{CLIENT_VERSION}"),
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("npm runs");
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let offline = [
+            "ENOTFOUND",
+            "EAI_AGAIN",
+            "ECONNREFUSED",
+            "ECONNRESET",
+            "ETIMEDOUT",
+            "ENETUNREACH",
+            "network",
+        ]
+        .iter()
+        .any(|m| err.contains(m));
+        if offline {
+            eprintln!(
+                "skipping the TypeScript comparison: the npm registry is unreachable:\n{err}"
+            );
+            return None;
+        }
+        panic!("npm install @ag-ui/client@{CLIENT_VERSION} failed:\n{err}");
+    }
+    Some(dir)
+}
+
+/// Numbers as f64 (JSON.stringify writes `1.0` as `1`; agui-wire keeps the input's text).
+fn normalize(v: &Value) -> Value {
+    match v {
+        Value::Number(n) => serde_json::json!(n.as_f64()),
+        Value::Array(a) => Value::Array(a.iter().map(normalize).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, v)| (k.clone(), normalize(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+enum Outcome {
+    Done(Value),
+    Failed(Option<u64>, String),
+}
+
+fn ours(events: &[String]) -> Outcome {
+    let mut r = Reducer::with_options(ReduceOptions {
+        keep_unknown_fields: false,
+        ..ReduceOptions::default()
+    });
+    for text in events {
+        let arena = Bump::new();
+        let ev = Event::parse(text.as_bytes(), &arena).unwrap_or_else(|e| panic!("{e}: {text}"));
+        if let Err(e) = r.apply(&ev) {
+            return Outcome::Failed(Some(e.index() as u64), e.to_string());
+        }
+    }
+    Outcome::Done(serde_json::from_slice(&r.to_json_vec()).unwrap())
+}
+
+fn sse_frames(path: &Path) -> Option<Vec<String>> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut reader = SseReader::new(file);
+    let mut frames = Vec::new();
+    while let Some(Ok(frame)) = reader.next() {
+        frames.push(String::from_utf8(frame.data.to_vec()).unwrap());
+    }
+    Some(frames)
+}
+
+fn all_streams() -> Vec<(String, Vec<String>)> {
+    let mut streams: Vec<(String, Vec<String>)> = reducer_streams::streams()
+        .into_iter()
+        .map(|(n, evs)| (n.to_owned(), evs.into_iter().map(str::to_owned).collect()))
+        .collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let conformance = std::env::var_os("AGUI_CONFORMANCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("tests/conformance"));
+    let events = conformance.join("events");
+    if let Ok(dir) = std::fs::read_dir(&events) {
+        let mut paths: Vec<PathBuf> = dir.map(|e| e.unwrap().path()).collect();
+        paths.sort();
+        for p in paths {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if name.ends_with(".sse") {
+                streams.push((format!("conformance:{name}"), sse_frames(&p).unwrap()));
+            } else if name.ends_with(".json") && !name.ends_with(".expected.json") {
+                let ev = std::fs::read_to_string(&p).unwrap().trim().to_owned();
+                let rs = reducer_streams::RS.to_owned();
+                let rf = reducer_streams::RF.to_owned();
+                streams.push((format!("conformance:{name}"), vec![rs, ev, rf]));
+            }
+        }
+    } else {
+        eprintln!("note: no conformance corpus at {}", events.display());
+    }
+    match sse_frames(&samples_dir().join("run.sse")) {
+        Some(frames) => streams.push(("samples/run.sse".into(), frames)),
+        None => eprintln!("note: no samples/run.sse"),
+    }
+    streams
+}
+
+#[test]
+fn reducer_matches_the_typescript_client() {
+    let streams = all_streams();
+    let Some(dir) = client_dir() else { return };
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ts/reduce.mjs"),
+        dir.join("reduce.mjs"),
+    )
+    .unwrap();
+    let mut input = String::from("[");
+    for (i, (name, events)) in streams.iter().enumerate() {
+        if i > 0 {
+            input.push(',');
+        }
+        input.push_str(&format!(
+            "{{\"name\":{},\"events\":[{}]}}",
+            serde_json::to_string(name).unwrap(),
+            events.join(",")
+        ));
+    }
+    input.push(']');
+    let mut child = Command::new("node")
+        .arg("reduce.mjs")
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "node failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results.len(), streams.len());
+    let mut failures = Vec::new();
+    let (mut same_state, mut same_error) = (0, 0);
+    for ((name, events), ts) in streams.iter().zip(&results) {
+        assert_eq!(ts["name"], name.as_str());
+        let theirs = match ts.get("error") {
+            Some(err) => {
+                Outcome::Failed(ts["index"].as_u64(), err.as_str().unwrap_or("").to_owned())
+            }
+            None => {
+                Outcome::Done(serde_json::json!({"messages": ts["messages"], "state": ts["state"]}))
+            }
+        };
+        match (ours(events), theirs) {
+            (Outcome::Done(a), Outcome::Done(b)) if normalize(&a) == normalize(&b) => {
+                same_state += 1
+            }
+            (Outcome::Failed(i, _), Outcome::Failed(j, _)) if i == j => same_error += 1,
+            (Outcome::Done(a), Outcome::Done(b)) => failures.push(format!(
+                "{name}: different results\n  agui-wire:  {a}\n  TypeScript: {b}"
+            )),
+            (a, b) => {
+                let show = |o: &Outcome| match o {
+                    Outcome::Done(v) => format!("ok {v}"),
+                    Outcome::Failed(i, e) => format!("error at event {i:?}: {e}"),
+                };
+                failures.push(format!(
+                    "{name}:\n  agui-wire:  {}\n  TypeScript: {}",
+                    show(&a),
+                    show(&b)
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{} streams: {same_state} with the same messages and state, {same_error} failing at the same event",
+        streams.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `samples/` of the crate, or `$AGUI_SAMPLES_DIR`.
+fn samples_dir() -> PathBuf {
+    std::env::var_os("AGUI_SAMPLES_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"))
+}
