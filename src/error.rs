@@ -317,6 +317,13 @@ pub(crate) type RawResult<T> = Result<T, RawError>;
 /// assert_eq!(json_path_at(doc, at), "messages[1].content[1]");
 /// ```
 pub fn json_path_at(input: &[u8], offset: usize) -> String {
+    json_path_within(input, offset).unwrap_or_else(|(path, _)| path)
+}
+
+/// [`json_path_at`] for a prefix of a document: `Err((path, from))` when the path depends on
+/// bytes past the end of `input` (the offset is in or at an object key whose closing quote
+/// has not arrived; the key's content starts at `from`).
+pub(crate) fn json_path_within(input: &[u8], offset: usize) -> Result<String, (String, usize)> {
     // Each open container: its segment in the parent (None for the root) and, for arrays, the
     // current index; for objects, the pending key.
     struct Frame {
@@ -386,6 +393,7 @@ pub fn json_path_at(input: &[u8], offset: usize) -> String {
                 }
                 let is_key = matches!(stack.last(), Some(f) if !f.is_array && f.key.is_none());
                 if is_key {
+                    let cut = j >= input.len();
                     let raw = &input[start..j.min(input.len())];
                     let text = crate::model::unescape_lossy(raw);
                     if let Some(top) = stack.last_mut() {
@@ -396,7 +404,8 @@ pub fn json_path_at(input: &[u8], offset: usize) -> String {
                         if let Some(top) = stack.last_mut() {
                             top.in_value = true;
                         }
-                        return path_of(&stack);
+                        let path = path_of(&stack);
+                        return if cut { Err((path, start)) } else { Ok(path) };
                     }
                 } else if let Some(top) = stack.last_mut() {
                     top.in_value = true;
@@ -425,11 +434,14 @@ pub fn json_path_at(input: &[u8], offset: usize) -> String {
                 &input[end + 1..j.min(input.len())],
             ));
             top.in_value = true;
+            if j >= input.len() {
+                return Err((path_of(&stack), end + 1));
+            }
         } else if !matches!(b, b',' | b'}' | b']' | b':' | b' ' | b'\t' | b'\n' | b'\r') {
             top.in_value = top.is_array || top.key.is_some();
         }
     }
-    path_of(&stack)
+    Ok(path_of(&stack))
 }
 
 #[cfg(test)]

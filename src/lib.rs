@@ -31,6 +31,7 @@
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
 //! | [`media`] | inline media: zero-copy base64 (SIMD, scalar twin), `data:` URLs, magic-byte sniffing |
+//! | [`stream`] | a body arriving in chunks: [`stream::BodyParser`] over an append-only [`stream::BodyBuf`] |
 //! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
 //! | [`writer`] | model to compact JSON: [`to_vec`], [`write_to`], [`to_io_slices`] (vectored, zero-copy spans), [`WriteJson`] |
 //! | [`edit`] | proxy edits on [`RunAgentInput`]: state, tools, context, messages, parts, media offload |
@@ -58,6 +59,7 @@ mod scanner;
 mod schema;
 mod serde_impl;
 pub mod sse;
+pub mod stream;
 pub mod writer;
 
 pub use bumpalo::Bump;

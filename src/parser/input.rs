@@ -2,9 +2,11 @@
 
 use bumpalo::Bump;
 
+use super::resume::TopFrame;
 use super::{ParseOptions, Parser, set};
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::model::*;
+use crate::scanner::StrToken;
 
 impl<'a> RunAgentInput<'a> {
     /// Parses a `RunAgentInput` body with the default [`ParseOptions`].
@@ -93,37 +95,103 @@ enum SourceKind {
 }
 
 impl<'a> Parser<'a, '_> {
+    /// The top-level object, from its `{` (or, on a growing buffer, from where the previous
+    /// pass stopped: see [`super::resume`]).
     pub(crate) fn run_agent_input(&mut self) -> RawResult<RunAgentInput<'a>> {
-        let mut obj = self.open()?;
-        let mut doc = RunAgentInput::default();
-        let (mut thread_id, mut run_id, mut messages) = (None, None, None);
-        while let Some(key) = self.next_key(&mut obj)? {
-            match self.known(&mut obj, RunAgentInput::FIELDS, &key)? {
-                Some(0) => set(&mut thread_id, self.string("threadId")?),
-                Some(1) => set(&mut run_id, self.string("runId")?),
-                Some(2) => doc.protocol_version = self.opt_string("protocolVersion")?,
-                Some(3) => doc.parent_run_id = self.opt_string("parentRunId")?,
-                // `state: null` is a value (the TypeScript SDK also reads it as absent).
-                Some(4) => doc.state = Some(self.raw()?),
-                Some(5) => {
-                    let limit = self.opts.max_messages;
-                    set(
-                        &mut messages,
-                        self.list("messages", limit, |p| p.message())?,
-                    );
+        let saved = match self.frames.as_mut() {
+            Some(f) => f.top.take(),
+            None => None,
+        };
+        let mut top = match saved {
+            Some(top) => {
+                self.depth = 1;
+                self.cur.seek(top.pos);
+                // The whitespace before a value may have continued in the new bytes.
+                self.cur.skip_ws();
+                top
+            }
+            None => TopFrame::new(self.open()?),
+        };
+        loop {
+            let (id, key) = match top.field.take() {
+                Some(field) => field,
+                None => {
+                    let (at, first) = (self.cur.pos, top.obj.first);
+                    let key = match self.next_key(&mut top.obj) {
+                        Ok(Some(key)) => key,
+                        Ok(None) => break,
+                        Err(e) => {
+                            top.obj.first = first;
+                            return Err(self.suspend_top(e, top, at));
+                        }
+                    };
+                    (self.known(&mut top.obj, RunAgentInput::FIELDS, &key)?, key)
                 }
-                Some(6) => doc.tools = self.opt_list("tools", |p| p.tool())?,
-                Some(7) => doc.context = self.opt_list("context", |p| p.context())?,
-                Some(8) => doc.forwarded_props = self.opt_any("forwardedProps")?,
-                Some(9) => doc.resume = self.opt_list("resume", |p| p.resume_entry())?,
-                _ => self.unknown(&mut obj, key)?,
+            };
+            let at = self.cur.pos;
+            if let Err(e) = self.top_field(&mut top, id, key) {
+                top.field = Some((id, key));
+                return Err(self.suspend_top(e, top, at));
             }
         }
+        let TopFrame {
+            obj,
+            mut doc,
+            thread_id,
+            run_id,
+            messages,
+            ..
+        } = top;
         doc.thread_id = thread_id.ok_or_else(|| Self::missing(obj.start, "threadId"))?;
         doc.run_id = run_id.ok_or_else(|| Self::missing(obj.start, "runId"))?;
         doc.messages = messages.ok_or_else(|| Self::missing(obj.start, "messages"))?;
         doc.extra = self.finish(obj);
         Ok(doc)
+    }
+
+    /// One field of the top-level object, the cursor at its value.
+    fn top_field(
+        &mut self,
+        top: &mut TopFrame<'a>,
+        id: Option<usize>,
+        key: StrToken<'a>,
+    ) -> RawResult<()> {
+        let doc = &mut top.doc;
+        match id {
+            Some(0) => set(&mut top.thread_id, self.string("threadId")?),
+            Some(1) => set(&mut top.run_id, self.string("runId")?),
+            Some(2) => doc.protocol_version = self.opt_string("protocolVersion")?,
+            Some(3) => doc.parent_run_id = self.opt_string("parentRunId")?,
+            // `state: null` is a value (the TypeScript SDK also reads it as absent).
+            Some(4) => doc.state = Some(self.raw()?),
+            Some(5) => {
+                let limit = self.opts.max_messages;
+                set(
+                    &mut top.messages,
+                    self.list("messages", limit, |p| p.message())?,
+                );
+            }
+            Some(6) => doc.tools = self.opt_list("tools", |p| p.tool())?,
+            Some(7) => doc.context = self.opt_list("context", |p| p.context())?,
+            Some(8) => doc.forwarded_props = self.opt_any("forwardedProps")?,
+            Some(9) => doc.resume = self.opt_list("resume", |p| p.resume_entry())?,
+            _ => self.unknown(&mut top.obj, key)?,
+        }
+        Ok(())
+    }
+
+    /// Saves the top-level object when a pass runs out of bytes in it; `at` is where to
+    /// continue (before the next key, or at the value of `top.field`).
+    #[cold]
+    fn suspend_top(&mut self, e: RawError, mut top: TopFrame<'a>, at: usize) -> RawError {
+        if e.kind == ErrorKind::UnexpectedEof
+            && self.cur.partial()
+            && let Some(frames) = self.frames.as_mut()
+        {
+            top.pos = at;
+            frames.top = Some(top);
+        }
+        e
     }
 
     pub(crate) fn message(&mut self) -> RawResult<Message<'a>> {

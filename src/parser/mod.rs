@@ -13,6 +13,7 @@
 
 mod capabilities;
 mod input;
+pub(crate) mod resume;
 
 use bumpalo::Bump;
 use smallvec::SmallVec;
@@ -20,6 +21,7 @@ use smallvec::SmallVec;
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::model::{EXTRA_BASE, Extra, Field, JsonKind, List, RawJson, Str};
 use crate::scanner::{Cursor, StrToken};
+use resume::{Frames, Item, ListFrame, ListStep};
 
 /// Limits and leniency switches for parsing.
 ///
@@ -133,6 +135,8 @@ pub(crate) struct Parser<'a, 'o> {
     pub(crate) opts: &'o ParseOptions,
     /// Open containers around the current position.
     pub(crate) depth: usize,
+    /// Saved levels when parsing a growing buffer ([`resume`]); `None` for one-shot parsing.
+    pub(crate) frames: Option<&'o mut Frames<'a>>,
 }
 
 /// Book-keeping for one object being read.
@@ -167,6 +171,7 @@ impl<'a, 'o> Parser<'a, 'o> {
             arena,
             opts,
             depth: 0,
+            frames: None,
         }
     }
 
@@ -492,7 +497,10 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// A JSON array whose items `item` reads, into the arena.
-    pub(crate) fn list<T>(
+    ///
+    /// On a growing buffer the list saves its items when the bytes run out inside it, and a
+    /// later pass continues after the last complete item ([`resume`]).
+    pub(crate) fn list<T: Item<'a>>(
         &mut self,
         field: &'static str,
         limit: usize,
@@ -501,37 +509,130 @@ impl<'a, 'o> Parser<'a, 'o> {
         if self.cur.peek() != Some(b'[') {
             return Err(self.wrong_type(field, "an array"));
         }
-        self.enter()?;
-        self.cur.pos += 1;
-        let mut items = bumpalo::collections::Vec::new_in(self.arena);
-        self.cur.skip_ws();
-        if self.cur.peek() == Some(b']') {
-            self.cur.pos += 1;
-            self.depth -= 1;
-            return Ok(List::new());
-        }
-        loop {
-            self.cur.skip_ws();
-            if items.len() >= limit {
-                return Err(self.cur.err(ErrorKind::TooManyItems { what: field, limit }));
+        let start = self.cur.pos;
+        let saved = match self.frames.as_mut() {
+            Some(f) => f.take_list(start),
+            None => None,
+        };
+        let restored = saved.and_then(|f| {
+            let (pos, step, reread, skip) = (f.pos, f.step, f.reread, f.skip);
+            T::restore(f.items).map(|items| (items, pos, step, reread, skip))
+        });
+        let (mut items, mut step, mut reread, mut skip) = match restored {
+            Some((items, pos, step, reread, skip)) => {
+                self.depth += 1;
+                self.cur.seek(pos);
+                (items, step, reread, skip)
             }
-            items.push(item(self)?);
+            None => {
+                self.enter()?;
+                self.cur.pos += 1;
+                (
+                    bumpalo::collections::Vec::new_in(self.arena),
+                    ListStep::First,
+                    0,
+                    false,
+                )
+            }
+        };
+        loop {
+            if step == ListStep::First {
+                self.cur.skip_ws();
+                match self.cur.peek() {
+                    Some(b']') => {
+                        self.cur.pos += 1;
+                        self.depth -= 1;
+                        return Ok(List::new());
+                    }
+                    None if self.cur.partial() => {
+                        let e = self.cur.err(ErrorKind::UnexpectedEof);
+                        return Err(self.suspend_list(e, start, items, step, 0, false));
+                    }
+                    _ => step = ListStep::Item,
+                }
+            }
+            if step == ListStep::Item {
+                self.cur.skip_ws();
+                if items.len() >= limit {
+                    if self.cur.peek().is_none() && self.cur.partial() {
+                        // The limit error's offset is after the whitespace still to come.
+                        let e = self.cur.err(ErrorKind::UnexpectedEof);
+                        return Err(self.suspend_list(e, start, items, step, reread, skip));
+                    }
+                    return Err(self.cur.err(ErrorKind::TooManyItems { what: field, limit }));
+                }
+                let head = self.cur.pos;
+                if skip && self.cur.partial() {
+                    if let Err(e) = self.cur.skip_value(self.depth, self.opts.max_depth)
+                        && e.kind == ErrorKind::UnexpectedEof
+                    {
+                        self.cur.pos = head;
+                        return Err(self.suspend_list(e, start, items, step, reread, skip));
+                    }
+                    // Complete (or wrong): the typed parse below gives the verdict.
+                    self.cur.seek(head);
+                }
+                match item(self) {
+                    Ok(v) => items.push(v),
+                    Err(e) => {
+                        self.cur.pos = head;
+                        return Err(self.suspend_list(e, start, items, step, reread, skip));
+                    }
+                }
+                (reread, skip) = (0, false);
+            }
             self.cur.skip_ws();
             match self.cur.peek() {
-                Some(b',') => self.cur.pos += 1,
+                Some(b',') => {
+                    self.cur.pos += 1;
+                    step = ListStep::Item;
+                }
                 Some(b']') => {
                     self.cur.pos += 1;
                     break;
                 }
-                _ => return Err(self.cur.unexpected("',' or ']'")),
+                _ => {
+                    let e = self.cur.unexpected("',' or ']'");
+                    return Err(self.suspend_list(e, start, items, ListStep::After, 0, false));
+                }
             }
         }
         self.depth -= 1;
         Ok(List::borrowed(items.into_bump_slice()))
     }
 
+    /// Saves a list whose pass ran out of bytes at `self.cur.pos` (in `step`).
+    #[cold]
+    fn suspend_list<T: Item<'a>>(
+        &mut self,
+        e: RawError,
+        start: usize,
+        items: bumpalo::collections::Vec<'a, T>,
+        step: ListStep,
+        reread: usize,
+        skip: bool,
+    ) -> RawError {
+        if e.kind != ErrorKind::UnexpectedEof || !self.cur.partial() {
+            return e;
+        }
+        let pos = self.cur.pos;
+        if let (Some(frames), Some(items)) = (self.frames.as_mut(), T::save(items)) {
+            let pass = frames.pass;
+            frames.lists.push(ListFrame {
+                start,
+                pos,
+                step,
+                items,
+                reread,
+                skip,
+                pass,
+            });
+        }
+        e
+    }
+
     /// An optional list (present: `null` per the options).
-    pub(crate) fn opt_list<T>(
+    pub(crate) fn opt_list<T: Item<'a>>(
         &mut self,
         field: &'static str,
         item: impl FnMut(&mut Self) -> RawResult<T>,
@@ -586,10 +687,10 @@ impl<'a, 'o> Parser<'a, 'o> {
                     let resume = self.cur.pos;
                     let depth = self.depth;
                     for (pkey, pos) in pending.drain(..) {
-                        self.cur.pos = pos;
+                        self.cur.seek(pos);
                         self.tagged_field(&mut obj, k, &fields, pkey, builder, &mut on_field)?;
                     }
-                    self.cur.pos = resume;
+                    self.cur.seek(resume);
                     self.depth = depth;
                     self.known(&mut obj, fields(k), &key)?;
                     kind = Some(k);

@@ -8,10 +8,12 @@
 //! Nothing here recurses: nested values are walked with an explicit bit stack whose depth is
 //! bounded by the caller's limit, so a million nested arrays cost a clear error, not a crash.
 
+pub(crate) mod resume;
 pub(crate) mod simd;
 
 use crate::error::{ErrorKind, RawError, RawResult};
 use crate::model::JsonKind;
+use resume::{LONG_TOKEN, Resume, SkipSlot, Step, Stopped, StrSlot};
 
 /// A string token found by the scanner: the bytes between the quotes.
 #[derive(Debug, Clone, Copy)]
@@ -31,6 +33,9 @@ pub(crate) struct Cursor<'a> {
     /// Number of whitespace bytes skipped so far: a value whose parse left this unchanged was
     /// written compactly, and can be copied out verbatim by a compact writer.
     pub(crate) ws: usize,
+    /// Slots and flags for a pass over a buffer that is still growing ([`resume`]); `None`
+    /// for one-shot parsing, which then pays one well-predicted branch per string and value.
+    pub(crate) resume: Option<Box<Resume>>,
 }
 
 impl<'a> Cursor<'a> {
@@ -39,7 +44,23 @@ impl<'a> Cursor<'a> {
             bytes,
             pos: 0,
             ws: 0,
+            resume: None,
         }
+    }
+
+    /// Whether the buffer may still grow, so that a decision needing the next byte must wait.
+    #[inline]
+    pub(crate) fn partial(&self) -> bool {
+        self.resume.as_ref().is_some_and(|r| r.partial)
+    }
+
+    /// Moves to `to` (a jump back to re-read something, or forward over remembered bytes).
+    #[inline]
+    pub(crate) fn seek(&mut self, to: usize) {
+        if let Some(r) = &mut self.resume {
+            r.jump(self.pos, to);
+        }
+        self.pos = to;
     }
 
     #[inline(always)]
@@ -103,7 +124,20 @@ impl<'a> Cursor<'a> {
     }
 
     /// Scans a string at the current position (which must be a `"`).
+    #[inline]
     pub(crate) fn string(&mut self) -> RawResult<StrToken<'a>> {
+        // One-shot parsing gets a copy of the scanner without any slot book-keeping.
+        if self.resume.is_some() {
+            self.string_in::<true>()
+        } else {
+            self.string_in::<false>()
+        }
+    }
+
+    /// [`Cursor::string`], with (`RESUME`) or without the slot book-keeping of a pass over a
+    /// growing buffer.
+    #[inline(always)]
+    fn string_in<const RESUME: bool>(&mut self) -> RawResult<StrToken<'a>> {
         let quote = self.pos;
         debug_assert_eq!(self.peek(), Some(b'"'));
         let start = quote + 1;
@@ -111,6 +145,22 @@ impl<'a> Cursor<'a> {
         let mut pos = start;
         let mut escaped = false;
         let mut non_ascii = false;
+        if RESUME
+            && let Some(r) = &mut self.resume
+            && r.string.quote == quote
+        {
+            let slot = r.string;
+            r.jump(start, slot.at);
+            if slot.done {
+                self.pos = slot.at + 1;
+                return Ok(StrToken {
+                    raw: self.text(start, slot.at),
+                    start: quote,
+                    escaped: slot.escaped,
+                });
+            }
+            (pos, escaped, non_ascii) = (slot.at, slot.escaped, slot.non_ascii);
+        }
         // Walk the string 64 bytes at a time: one kernel call gives the mask of special bytes
         // (quote, backslash, control) in the block, and the bits are visited in order, so a
         // string dense with escapes (JSON inside JSON) costs one call per block, not per escape.
@@ -119,7 +169,12 @@ impl<'a> Cursor<'a> {
             non_ascii |= na;
             if mask == 0 {
                 if len < simd::BLOCK {
-                    return Err(RawError::new(ErrorKind::UnexpectedEof, bytes.len()));
+                    // No special byte up to the end: a later pass continues from there.
+                    let e = RawError::new(ErrorKind::UnexpectedEof, bytes.len());
+                    if RESUME {
+                        return Err(self.suspend_string(e, quote, bytes.len(), escaped, non_ascii));
+                    }
+                    return Err(e);
                 }
                 // A long plain run (base64, long text): let the streaming kernel cross it.
                 let (j, na) = simd::find_string_special(bytes, pos + simd::BLOCK);
@@ -141,7 +196,14 @@ impl<'a> Cursor<'a> {
                     b'"' => break 'scan at,
                     b'\\' => {
                         escaped = true;
-                        skip_to = self.escape(at)?;
+                        skip_to = match self.escape(at) {
+                            Ok(after) => after,
+                            // An escape cut by the end: a later pass reads it again.
+                            Err(e) if RESUME => {
+                                return Err(self.suspend_string(e, quote, at, escaped, non_ascii));
+                            }
+                            Err(e) => return Err(e),
+                        };
                     }
                     c => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), at)),
                 }
@@ -158,11 +220,49 @@ impl<'a> Cursor<'a> {
             return Err(RawError::new(ErrorKind::InvalidUtf8, start + at));
         }
         self.pos = end + 1;
+        if RESUME
+            && end - start >= LONG_TOKEN
+            && let Some(r) = &mut self.resume
+        {
+            r.string = StrSlot {
+                quote,
+                at: end,
+                escaped,
+                non_ascii,
+                done: true,
+            };
+        }
         Ok(StrToken {
             raw: self.text(start, end),
             start: quote,
             escaped,
         })
+    }
+
+    /// Remembers how far the string at `quote` was scanned when the bytes ran out.
+    #[cold]
+    fn suspend_string(
+        &mut self,
+        e: RawError,
+        quote: usize,
+        at: usize,
+        escaped: bool,
+        non_ascii: bool,
+    ) -> RawError {
+        if let Some(r) = &mut self.resume
+            && r.partial
+            && e.kind == ErrorKind::UnexpectedEof
+        {
+            r.string = StrSlot {
+                quote,
+                at,
+                escaped,
+                non_ascii,
+                done: false,
+            };
+            r.stopped_in = Stopped::String;
+        }
+        e
     }
 
     /// Validates the escape whose backslash is at `at`; returns the offset after it.
@@ -195,7 +295,12 @@ impl<'a> Cursor<'a> {
                                 None if self.bytes.len() < at + 12 => bad(ErrorKind::UnexpectedEof),
                                 None => bad(ErrorKind::InvalidEscape),
                             }
-                        } else if self.bytes.len() <= at + 6 {
+                        } else if self.bytes.len() <= at + 6
+                            || (self.bytes.len() == at + 7
+                                && self.bytes.get(at + 6) == Some(&b'\\')
+                                && self.partial())
+                        {
+                            // On a growing buffer, `\uD83D\` may yet become a pair.
                             bad(ErrorKind::UnexpectedEof)
                         } else {
                             bad(ErrorKind::LoneSurrogate)
@@ -255,6 +360,10 @@ impl<'a> Cursor<'a> {
             // `01`, `-01`: a leading zero followed by more digits.
             return invalid(start);
         }
+        if i == b.len() && self.partial() {
+            // More digits may follow in bytes not yet received.
+            return Err(RawError::new(ErrorKind::UnexpectedEof, i));
+        }
         self.pos = i;
         Ok(())
     }
@@ -294,92 +403,254 @@ impl<'a> Cursor<'a> {
     /// deeper than `max_depth` fails.
     pub(crate) fn skip_value(&mut self, depth: usize, max_depth: usize) -> RawResult<JsonKind> {
         self.skip_ws();
+        let start = self.pos;
+        let ws_start = self.ws;
+        if let Some(r) = &mut self.resume
+            && let Some(slot) = r.skip.take_if(|s| s.start == start && s.depth == depth)
+        {
+            r.jump(start, slot.pos);
+            self.pos = slot.pos;
+            self.ws += slot.ws;
+            if slot.done {
+                let kind = slot.kind;
+                r.skip = Some(slot);
+                return Ok(kind);
+            }
+            return self.skip_container(start, ws_start, depth, max_depth, slot);
+        }
         if let Some(kind) = self.scalar()? {
             return Ok(kind);
         }
-        let top_kind = if self.peek() == Some(b'{') {
+        let kind = if self.peek() == Some(b'{') {
             JsonKind::Object
         } else {
             JsonKind::Array
         };
-        let mut stack = BitStack::new();
-        // Open the first container, then loop: each turn sits just after an opening bracket or
-        // a comma, or just after a value.
-        'open: loop {
-            // At `{` or `[`.
-            let is_object = self.peek() == Some(b'{');
-            if depth + stack.len() + 1 > max_depth {
-                return Err(self.err(ErrorKind::DepthLimitExceeded(max_depth)));
-            }
-            stack.push(is_object);
-            self.pos += 1;
-            self.skip_ws();
-            let close = if is_object { b'}' } else { b']' };
-            if self.peek() == Some(close) {
+        let slot = SkipSlot {
+            start,
+            depth,
+            kind,
+            pos: start,
+            step: Step::Open,
+            stack: BitStack::new(),
+            ws: 0,
+            done: false,
+        };
+        self.skip_container(start, ws_start, depth, max_depth, slot)
+    }
+
+    /// The validator's loop over a container, entered at `slot.step` (`Open` for a fresh
+    /// value). Every failure names the step it happened in, and each step can be re-run from
+    /// the position where it failed, so running out of bytes anywhere leaves a state that a
+    /// later pass continues from. The loop itself is the plain one (a turn per container
+    /// opened, a turn per value after the first): steps only matter when something fails.
+    fn skip_container(
+        &mut self,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        max_depth: usize,
+        slot: SkipSlot,
+    ) -> RawResult<JsonKind> {
+        let SkipSlot {
+            kind,
+            step,
+            mut stack,
+            ..
+        } = slot;
+        macro_rules! fail {
+            ($e:expr, $step:expr) => {{
+                let e = $e;
+                return Err(self.suspend_skip(e, start, ws_start, depth, kind, $step, stack));
+            }};
+        }
+        macro_rules! close {
+            () => {{
                 self.pos += 1;
                 stack.pop();
                 if stack.is_empty() {
-                    return Ok(top_kind);
+                    return Ok(self.skip_done(start, ws_start, depth, kind));
                 }
-            } else {
-                // First member.
-                if is_object {
-                    self.member_key()?;
-                }
-                self.skip_ws();
-                if self.scalar()?.is_none() {
-                    continue 'open;
-                }
-            }
-            // After a value: commas, closers, and scalars, until a new container opens.
-            loop {
+            }};
+        }
+        // Finish the step a previous pass stopped in; `open`: the cursor is at `{` or `[`.
+        let mut open = match step {
+            Step::Open => true,
+            Step::After => false,
+            Step::First => {
                 self.skip_ws();
                 let in_object = stack.top();
                 match self.peek() {
-                    Some(b',') => {
-                        self.pos += 1;
-                        self.skip_ws();
-                        if in_object {
-                            self.member_key()?;
-                            self.skip_ws();
-                        }
-                        if self.scalar()?.is_none() {
-                            continue 'open;
-                        }
-                    }
+                    None => fail!(self.err(ErrorKind::UnexpectedEof), Step::First),
                     Some(b'}') if in_object => {
-                        self.pos += 1;
-                        stack.pop();
-                        if stack.is_empty() {
-                            return Ok(top_kind);
-                        }
+                        close!();
+                        false
                     }
                     Some(b']') if !in_object => {
-                        self.pos += 1;
-                        stack.pop();
-                        if stack.is_empty() {
-                            return Ok(top_kind);
-                        }
+                        close!();
+                        false
                     }
-                    _ => {
-                        return Err(self.unexpected(if in_object {
-                            "',' or '}'"
-                        } else {
-                            "',' or ']'"
-                        }));
+                    _ => match self.member(in_object) {
+                        Ok(container) => container,
+                        Err((e, step)) => fail!(e, step),
+                    },
+                }
+            }
+            Step::Key => match self.member(true) {
+                Ok(container) => container,
+                Err((e, step)) => fail!(e, step),
+            },
+            Step::Colon => {
+                if let Err(e) = self.expect(b':', "':'") {
+                    fail!(e, Step::Colon);
+                }
+                match self.member(false) {
+                    Ok(container) => container,
+                    Err((e, step)) => fail!(e, step),
+                }
+            }
+            Step::Value => match self.member(false) {
+                Ok(container) => container,
+                Err((e, step)) => fail!(e, step),
+            },
+        };
+        loop {
+            if open {
+                // At `{` or `[`: open it and read its first member, if any.
+                let is_object = self.peek() == Some(b'{');
+                if depth + stack.len() + 1 > max_depth {
+                    fail!(
+                        self.err(ErrorKind::DepthLimitExceeded(max_depth)),
+                        Step::Open
+                    );
+                }
+                stack.push(is_object);
+                self.pos += 1;
+                self.skip_ws();
+                let close = if is_object { b'}' } else { b']' };
+                match self.peek() {
+                    Some(c) if c == close => {
+                        close!();
+                        open = false;
+                    }
+                    // Stay at this step: the container may still be empty.
+                    None => fail!(self.err(ErrorKind::UnexpectedEof), Step::First),
+                    _ => match self.member(is_object) {
+                        Ok(container) => open = container,
+                        Err((e, step)) => fail!(e, step),
+                    },
+                }
+                if open {
+                    continue;
+                }
+            }
+            // After a value: a comma and the next member, or closing brackets.
+            self.skip_ws();
+            let in_object = stack.top();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    match self.member(in_object) {
+                        Ok(container) => open = container,
+                        Err((e, step)) => fail!(e, step),
                     }
                 }
+                Some(b'}') if in_object => close!(),
+                Some(b']') if !in_object => close!(),
+                _ => fail!(
+                    self.unexpected(if in_object {
+                        "',' or '}'"
+                    } else {
+                        "',' or ']'"
+                    }),
+                    Step::After
+                ),
             }
         }
     }
 
-    /// `"key"` then `:` inside an object.
-    fn member_key(&mut self) -> RawResult<()> {
-        if self.peek() != Some(b'"') {
-            return Err(self.unexpected("a string key"));
+    /// One member of a container: `"key":` when `in_object`, then a value. `Ok(true)` when the
+    /// value is a container (the cursor at its bracket), `Ok(false)` after a scalar; on
+    /// failure, the step to re-run.
+    #[inline(always)]
+    fn member(&mut self, in_object: bool) -> Result<bool, (RawError, Step)> {
+        self.skip_ws();
+        if in_object {
+            if self.peek() != Some(b'"') {
+                return Err((self.unexpected("a string key"), Step::Key));
+            }
+            if let Err(e) = self.string() {
+                return Err((e, Step::Key));
+            }
+            if let Err(e) = self.expect(b':', "':'") {
+                return Err((e, Step::Colon));
+            }
+            self.skip_ws();
         }
-        self.string()?;
-        self.expect(b':', "':'")
+        match self.scalar() {
+            Ok(Some(_)) => Ok(false),
+            Ok(None) => Ok(true),
+            Err(e) => Err((e, Step::Value)),
+        }
+    }
+
+    /// A value that ended well: on a growing buffer, a long one is remembered whole.
+    #[inline]
+    fn skip_done(
+        &mut self,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        kind: JsonKind,
+    ) -> JsonKind {
+        if let Some(r) = &mut self.resume
+            && self.pos - start >= LONG_TOKEN
+        {
+            r.skip = Some(SkipSlot {
+                start,
+                depth,
+                kind,
+                pos: self.pos,
+                step: Step::After,
+                stack: BitStack::new(),
+                ws: self.ws - ws_start,
+                done: true,
+            });
+        }
+        kind
+    }
+
+    /// Remembers the validator's state where the bytes ran out.
+    #[cold]
+    #[allow(clippy::too_many_arguments)]
+    fn suspend_skip(
+        &mut self,
+        e: RawError,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        kind: JsonKind,
+        step: Step,
+        stack: BitStack,
+    ) -> RawError {
+        let ws = self.ws - ws_start;
+        if let Some(r) = &mut self.resume
+            && r.partial
+            && e.kind == ErrorKind::UnexpectedEof
+        {
+            r.skip = Some(SkipSlot {
+                start,
+                depth,
+                kind,
+                pos: self.pos,
+                step,
+                stack,
+                ws,
+                done: false,
+            });
+            r.stopped_in = Stopped::Value;
+        }
+        e
     }
 }
 
@@ -400,7 +671,8 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
 }
 
 /// One bit per open container (1 = object): 512 levels inline, heap beyond.
-struct BitStack {
+#[derive(Debug)]
+pub(crate) struct BitStack {
     words: smallvec::SmallVec<[u64; 8]>,
     len: usize,
 }
