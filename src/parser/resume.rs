@@ -15,6 +15,7 @@
 use bumpalo::collections::Vec as BumpVec;
 
 use super::Obj;
+use crate::events::{Interrupt, TokenUsage};
 use crate::model::{
     Context, InputContent, List, Message, ResumeEntry, RunAgentInput, Str, SubagentInfo, Tool,
     ToolCall,
@@ -155,5 +156,15 @@ macro_rules! one_shot_only {
     )*};
 }
 
-// Capability documents are not streamed.
-one_shot_only!(Str, SubagentInfo);
+// Capability documents and events are not streamed as request bodies.
+one_shot_only!(Str, SubagentInfo, TokenUsage, Interrupt);
+
+/// Lists that are only validated (JSON Patch operations in events) are never resumed.
+impl<'a> Item<'a> for () {
+    fn save(_: BumpVec<'a, Self>) -> Option<Saved<'a>> {
+        None
+    }
+    fn restore(_: Saved<'a>) -> Option<BumpVec<'a, Self>> {
+        None
+    }
+}
