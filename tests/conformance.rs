@@ -922,7 +922,7 @@ enum Ours {
 
 /// Every reject-corpus case (and invalid sample) where agui-wire does not simply do what both
 /// SDKs do, with what we do and why. Checked both ways by `reject_corpus`. The reasons are the
-/// notes of the compatibility table (README-compat.md).
+/// notes of the compatibility table (README.md, "Compatibility with the official SDKs").
 const DIVERGENCES: &[(&str, Ours, &str)] = &[
     // --- `null` in an optional field: Python accepts (absent), TypeScript rejects. Strict =
     // the protocol and TS ("absent or a value, never null"); lenient = Python.

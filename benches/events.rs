@@ -1,0 +1,678 @@
+//! Event stream throughput (issue 8): an SSE stream of 100 000 typical AG-UI events, decoded
+//! and parsed frame by frame, against the parsers a proxy would pick instead; and the reducer
+//! over the same events.
+//!
+//! The stream is generated here, deterministically (seeded xorshift): `RUN_STARTED`, a
+//! `STATE_SNAPSHOT`, then turns of `TEXT_MESSAGE_START` / many `TEXT_MESSAGE_CONTENT` (deltas
+//! with escapes and non-ASCII text) / `TEXT_MESSAGE_END`, tool calls (`TOOL_CALL_START`,
+//! `TOOL_CALL_ARGS` whose deltas are fragments of JSON arguments, `TOOL_CALL_END`,
+//! `TOOL_CALL_RESULT`) and `STATE_DELTA` patches, and `RUN_FINISHED`. Every frame is
+//! `data: <json>\n\n`, as the SDK encoders write them.
+//!
+//! Group `events_sse` (`Throughput::Bytes(stream length)`):
+//! - `agui-wire`: [`agui_wire::sse::SseDecoder`] over the stream, [`agui_wire::Event::parse`]
+//!   on each frame, one arena reused and reset after each event;
+//! - `serde_json Value`: a line-based SSE split (`data: ` lines), `serde_json::from_slice` into
+//!   a `serde_json::Value` per frame;
+//! - `serde_json borrowed typed`: the same split, `serde_json::from_slice` into a borrowed
+//!   struct (`Cow<str>` strings, `&RawValue` for JSON-valued fields) whose `type` is then
+//!   matched into a typed enum. (`#[serde(tag = "type")]` on the enum itself cannot hold a
+//!   `&RawValue`: serde buffers an internally tagged enum's fields into its private `Content`
+//!   first, which a `RawValue` cannot be read from; so the tag is dispatched by hand, in the
+//!   same single pass.)
+//! - `memchr frames`: a `memchr::memmem` scan for the `\n\n` frame separators, the limit.
+//!
+//! Group `events_reduce`: `agui-wire` decode + parse + `Reducer::apply` on each event, against
+//! decode + parse alone.
+//!
+//! Before each group, each peer's result is checked (event counts) and its allocations per
+//! stream are printed.
+//!
+//! ```text
+//! cargo bench --bench events
+//! AGUI_BENCH_QUICK=1 cargo bench --bench events   # short runs
+//! ```
+
+#[allow(dead_code)]
+mod common;
+
+use std::borrow::Cow;
+use std::hint::black_box;
+use std::time::Duration;
+
+use agui_wire::reducer::Reducer;
+use agui_wire::sse::{SseDecoder, SseOptions};
+use agui_wire::{Bump, Event, WriteJson};
+use common::alloc;
+use criterion::{Criterion, SamplingMode, Throughput};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+#[global_allocator]
+static GLOBAL: alloc::Counting = alloc::Counting;
+
+/// Events in the generated stream.
+const EVENTS: usize = 100_000;
+
+// ------------------------------------------------------------------------------------------
+// The stream
+// ------------------------------------------------------------------------------------------
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// What the generator wrote, for the checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Counts {
+    events: usize,
+    text_content: usize,
+    tool_args: usize,
+    state_deltas: usize,
+}
+
+struct Stream {
+    bytes: Vec<u8>,
+    counts: Counts,
+}
+
+/// Text pieces of the model's answers: plain words, punctuation, newlines, quotes, a
+/// backslash, accented and CJK text and emoji.
+const WORDS: &[&str] = &[
+    "The",
+    " weather",
+    " in",
+    " Paris",
+    " is",
+    " sunny",
+    ",",
+    " with",
+    " a",
+    " high",
+    " of",
+    " 21",
+    "°C",
+    ".",
+    "\n\n",
+    " café",
+    " naïve",
+    " résumé",
+    " 東京",
+    "は晴れ",
+    " 🚀",
+    " \"quoted\"",
+    " C:\\path",
+    "\t",
+    " - item",
+    "\n",
+    " **bold**",
+    " `code`",
+    " Größe",
+    " façade",
+    " the",
+    " and",
+    " tool",
+    " result",
+];
+
+const TOOLS: &[&str] = &["get_weather", "search_docs", "run_query", "send_email"];
+const CITIES: &[&str] = &["Paris", "Zürich", "São Paulo", "東京", "New York"];
+
+/// JSON string body of `s` (no quotes); with `ascii`, non-ASCII as `\uXXXX` escapes (as
+/// Python's `json.dumps` writes them by default).
+fn esc(out: &mut String, s: &str, ascii: bool) {
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if ascii && !c.is_ascii() => {
+                let mut buf = [0u16; 2];
+                for u in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{u:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+fn gen_stream(target: usize, seed: u64) -> Stream {
+    let mut r = Rng(seed);
+    let mut out = String::with_capacity(target * 110);
+    let mut c = Counts::default();
+    let frame = |out: &mut String, c: &mut Counts, json: &str| {
+        out.push_str("data: ");
+        out.push_str(json);
+        out.push_str("\n\n");
+        c.events += 1;
+    };
+    frame(
+        &mut out,
+        &mut c,
+        r#"{"type":"RUN_STARTED","threadId":"thread-7f3a","runId":"run-0001","timestamp":1767312000000}"#,
+    );
+    let mut snap = String::from(
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"status":"working","progress":0,"steps":{"#,
+    );
+    for k in 0..8 {
+        if k > 0 {
+            snap.push(',');
+        }
+        snap.push_str(&format!(r#""s{k}":{{"done":false,"note":"step {k}"}}"#));
+    }
+    snap.push_str(r#"},"user":{"name":"Zoë","locale":"fr-FR"}}}"#);
+    frame(&mut out, &mut c, &snap);
+
+    let mut turn = 0usize;
+    let mut j = String::new();
+    // Leave room for the longest turn and RUN_FINISHED.
+    while c.events + 120 < target {
+        turn += 1;
+        let mid = format!("msg-{turn:06}");
+        j.clear();
+        j.push_str(&format!(
+            r#"{{"type":"TEXT_MESSAGE_START","messageId":"{mid}","role":"assistant"}}"#
+        ));
+        frame(&mut out, &mut c, &j);
+        for _ in 0..20 + r.below(40) {
+            let ascii = r.below(4) == 0;
+            j.clear();
+            j.push_str(r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":""#);
+            j.push_str(&mid);
+            j.push_str(r#"","delta":""#);
+            for _ in 0..1 + r.below(3) {
+                let w = r.pick(WORDS);
+                esc(&mut j, w, ascii);
+            }
+            j.push_str("\"}");
+            frame(&mut out, &mut c, &j);
+            c.text_content += 1;
+        }
+        j.clear();
+        j.push_str(&format!(
+            r#"{{"type":"TEXT_MESSAGE_END","messageId":"{mid}"}}"#
+        ));
+        frame(&mut out, &mut c, &j);
+
+        if r.below(3) == 0 {
+            let tc = format!("call-{turn:06}");
+            let tool = r.pick(TOOLS);
+            j.clear();
+            j.push_str(&format!(
+                r#"{{"type":"TOOL_CALL_START","toolCallId":"{tc}","toolCallName":"{tool}","parentMessageId":"{mid}"}}"#
+            ));
+            frame(&mut out, &mut c, &j);
+            // The arguments, as the model streams them: JSON text cut in pieces, each piece a
+            // JSON string (so the quotes inside are escaped).
+            let args = format!(
+                r#"{{"city": "{}", "days": {}, "units": "metric", "query": "forecast \"hourly\"\n"}}"#,
+                r.pick(CITIES),
+                1 + r.below(7)
+            );
+            let chars: Vec<char> = args.chars().collect();
+            let mut at = 0;
+            while at < chars.len() {
+                let n = (3 + r.below(8)).min(chars.len() - at);
+                let piece: String = chars[at..at + n].iter().collect();
+                at += n;
+                j.clear();
+                j.push_str(r#"{"type":"TOOL_CALL_ARGS","toolCallId":""#);
+                j.push_str(&tc);
+                j.push_str(r#"","delta":""#);
+                esc(&mut j, &piece, false);
+                j.push_str("\"}");
+                frame(&mut out, &mut c, &j);
+                c.tool_args += 1;
+            }
+            j.clear();
+            j.push_str(&format!(
+                r#"{{"type":"TOOL_CALL_END","toolCallId":"{tc}"}}"#
+            ));
+            frame(&mut out, &mut c, &j);
+            j.clear();
+            j.push_str(&format!(
+                r#"{{"type":"TOOL_CALL_RESULT","messageId":"res-{turn:06}","toolCallId":"{tc}","role":"tool","content":""#
+            ));
+            esc(
+                &mut j,
+                &format!(
+                    "{{\"temperature\": {}, \"conditions\": \"partly cloudy\", \"city\": \"{}\"}}",
+                    10 + r.below(20),
+                    r.pick(CITIES)
+                ),
+                r.below(2) == 0,
+            );
+            j.push_str("\"}");
+            frame(&mut out, &mut c, &j);
+        }
+
+        j.clear();
+        let k = r.below(8);
+        j.push_str(&format!(
+            r#"{{"type":"STATE_DELTA","delta":[{{"op":"replace","path":"/progress","value":{turn}}},{{"op":"replace","path":"/steps/s{k}","value":{{"done":true,"note":"turn {turn} — ok"}}}}]}}"#
+        ));
+        frame(&mut out, &mut c, &j);
+        c.state_deltas += 1;
+    }
+    while c.events + 1 < target {
+        // Pad to the exact count: STEP pairs, and one state patch if one slot is left.
+        if target - 1 - c.events >= 2 {
+            frame(
+                &mut out,
+                &mut c,
+                r#"{"type":"STEP_STARTED","stepName":"wrap-up"}"#,
+            );
+            frame(
+                &mut out,
+                &mut c,
+                r#"{"type":"STEP_FINISHED","stepName":"wrap-up"}"#,
+            );
+        } else {
+            frame(
+                &mut out,
+                &mut c,
+                r#"{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/status","value":"done"}]}"#,
+            );
+            c.state_deltas += 1;
+        }
+    }
+    frame(
+        &mut out,
+        &mut c,
+        r#"{"type":"RUN_FINISHED","threadId":"thread-7f3a","runId":"run-0001","result":{"ok":true}}"#,
+    );
+    Stream {
+        bytes: out.into_bytes(),
+        counts: c,
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Peers
+// ------------------------------------------------------------------------------------------
+
+fn tally(c: &mut Counts, name: &str) {
+    c.events += 1;
+    match name {
+        "TEXT_MESSAGE_CONTENT" => c.text_content += 1,
+        "TOOL_CALL_ARGS" => c.tool_args += 1,
+        "STATE_DELTA" => c.state_deltas += 1,
+        _ => {}
+    }
+}
+
+/// agui-wire: SSE decoder + `Event::parse`, the arena reset after each event.
+fn ours(input: &[u8], arena: &mut Bump) -> Counts {
+    let mut c = Counts::default();
+    let mut decoder = SseDecoder::new(SseOptions::default());
+    let mut feed = decoder.feed(input);
+    while let Some(frame) = feed.next() {
+        let frame = frame.expect("SSE frame");
+        {
+            let ev = Event::parse(frame.data, arena).expect("event");
+            tally(&mut c, &ev.type_name());
+        }
+        arena.reset();
+    }
+    drop(feed);
+    decoder.finish().expect("stream ends on a frame boundary");
+    c
+}
+
+/// agui-wire with the reducer: every event applied.
+fn ours_reduce(input: &[u8], arena: &mut Bump) -> (Counts, Reducer) {
+    let mut c = Counts::default();
+    let mut reducer = Reducer::new();
+    let mut decoder = SseDecoder::new(SseOptions::default());
+    let mut feed = decoder.feed(input);
+    while let Some(frame) = feed.next() {
+        let frame = frame.expect("SSE frame");
+        {
+            let ev = Event::parse(frame.data, arena).expect("event");
+            tally(&mut c, &ev.type_name());
+            reducer.apply(&ev).expect("a valid run");
+        }
+        arena.reset();
+    }
+    (c, reducer)
+}
+
+/// The simple SSE split a serde_json user writes: `data: ` lines (one per frame here).
+fn data_lines(input: &[u8]) -> impl Iterator<Item = &[u8]> {
+    input
+        .split(|&b| b == b'\n')
+        .filter_map(|l| l.strip_prefix(b"data: "))
+}
+
+fn serde_value(input: &[u8]) -> Counts {
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        let v: serde_json::Value = serde_json::from_slice(line).expect("JSON");
+        tally(&mut c, v["type"].as_str().expect("a type"));
+    }
+    c
+}
+
+/// One frame, every field any of the bench's event types has; borrowed where serde_json can.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Wire<'a> {
+    #[serde(rename = "type", borrow)]
+    ty: Cow<'a, str>,
+    #[serde(borrow)]
+    message_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    tool_call_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    tool_call_name: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    parent_message_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    role: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    thread_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    run_id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    step_name: Option<Cow<'a, str>>,
+    /// A string (text, tool args) or a JSON Patch (STATE_DELTA).
+    #[serde(borrow)]
+    delta: Option<&'a RawValue>,
+    #[serde(borrow)]
+    content: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    snapshot: Option<&'a RawValue>,
+    #[serde(borrow)]
+    result: Option<&'a RawValue>,
+    timestamp: Option<i64>,
+}
+
+/// The typed, borrowed event the `Wire` frame becomes.
+#[allow(dead_code)] // the fields are read by `black_box` only
+enum Typed<'a> {
+    RunStarted {
+        thread_id: Cow<'a, str>,
+        run_id: Cow<'a, str>,
+        timestamp: Option<i64>,
+    },
+    RunFinished {
+        thread_id: Cow<'a, str>,
+        run_id: Cow<'a, str>,
+        result: Option<&'a RawValue>,
+    },
+    TextStart {
+        message_id: Cow<'a, str>,
+        role: Option<Cow<'a, str>>,
+    },
+    TextContent {
+        message_id: Cow<'a, str>,
+        delta: Cow<'a, str>,
+    },
+    TextEnd {
+        message_id: Cow<'a, str>,
+    },
+    ToolStart {
+        tool_call_id: Cow<'a, str>,
+        tool_call_name: Cow<'a, str>,
+        parent_message_id: Option<Cow<'a, str>>,
+    },
+    ToolArgs {
+        tool_call_id: Cow<'a, str>,
+        delta: Cow<'a, str>,
+    },
+    ToolEnd {
+        tool_call_id: Cow<'a, str>,
+    },
+    ToolResult {
+        message_id: Cow<'a, str>,
+        tool_call_id: Cow<'a, str>,
+        content: Cow<'a, str>,
+    },
+    StateSnapshot(&'a RawValue),
+    StateDelta(&'a RawValue),
+    Step(Cow<'a, str>),
+}
+
+fn need<T>(v: Option<T>, what: &str) -> T {
+    v.unwrap_or_else(|| panic!("missing {what}"))
+}
+
+/// A string held as a `RawValue`, unescaped (borrowed when it has no escapes).
+fn raw_str(v: Option<&RawValue>) -> Cow<'_, str> {
+    let raw = need(v, "delta").get();
+    match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(body) if !body.contains('\\') => Cow::Borrowed(body),
+        _ => Cow::Owned(serde_json::from_str::<String>(raw).expect("a string")),
+    }
+}
+
+fn typed(w: Wire<'_>) -> Typed<'_> {
+    match &*w.ty {
+        "RUN_STARTED" => Typed::RunStarted {
+            thread_id: need(w.thread_id, "threadId"),
+            run_id: need(w.run_id, "runId"),
+            timestamp: w.timestamp,
+        },
+        "RUN_FINISHED" => Typed::RunFinished {
+            thread_id: need(w.thread_id, "threadId"),
+            run_id: need(w.run_id, "runId"),
+            result: w.result,
+        },
+        "TEXT_MESSAGE_START" => Typed::TextStart {
+            message_id: need(w.message_id, "messageId"),
+            role: w.role,
+        },
+        "TEXT_MESSAGE_CONTENT" => Typed::TextContent {
+            message_id: need(w.message_id, "messageId"),
+            delta: raw_str(w.delta),
+        },
+        "TEXT_MESSAGE_END" => Typed::TextEnd {
+            message_id: need(w.message_id, "messageId"),
+        },
+        "TOOL_CALL_START" => Typed::ToolStart {
+            tool_call_id: need(w.tool_call_id, "toolCallId"),
+            tool_call_name: need(w.tool_call_name, "toolCallName"),
+            parent_message_id: w.parent_message_id,
+        },
+        "TOOL_CALL_ARGS" => Typed::ToolArgs {
+            tool_call_id: need(w.tool_call_id, "toolCallId"),
+            delta: raw_str(w.delta),
+        },
+        "TOOL_CALL_END" => Typed::ToolEnd {
+            tool_call_id: need(w.tool_call_id, "toolCallId"),
+        },
+        "TOOL_CALL_RESULT" => Typed::ToolResult {
+            message_id: need(w.message_id, "messageId"),
+            tool_call_id: need(w.tool_call_id, "toolCallId"),
+            content: need(w.content, "content"),
+        },
+        "STATE_SNAPSHOT" => Typed::StateSnapshot(need(w.snapshot, "snapshot")),
+        "STATE_DELTA" => Typed::StateDelta(need(w.delta, "delta")),
+        "STEP_STARTED" | "STEP_FINISHED" => Typed::Step(need(w.step_name, "stepName")),
+        other => panic!("unexpected type {other}"),
+    }
+}
+
+fn serde_typed(input: &[u8]) -> Counts {
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        let w: Wire<'_> = serde_json::from_slice(line).expect("JSON");
+        let name = match &*w.ty {
+            "TEXT_MESSAGE_CONTENT" => "TEXT_MESSAGE_CONTENT",
+            "TOOL_CALL_ARGS" => "TOOL_CALL_ARGS",
+            "STATE_DELTA" => "STATE_DELTA",
+            _ => "",
+        };
+        black_box(typed(w));
+        tally(&mut c, name);
+    }
+    c
+}
+
+fn memchr_frames(input: &[u8]) -> usize {
+    memchr::memmem::find_iter(input, b"\n\n").count()
+}
+
+// ------------------------------------------------------------------------------------------
+// Driver
+// ------------------------------------------------------------------------------------------
+
+fn alloc_line(group: &str, name: &str, s: alloc::Stats, input: usize) {
+    println!(
+        "alloc {group:<14} {name:<28} allocs {:>9}  reallocs {:>7}  requested {:>11}  peak {:>11}  ({:.2}x input)",
+        s.allocs,
+        s.reallocs,
+        alloc::human(s.bytes),
+        alloc::human(s.peak),
+        s.peak as f64 / input as f64
+    );
+}
+
+/// Allocations of one run, after two warm-up runs (so the reused arena has its steady size).
+fn allocs_of(mut f: impl FnMut()) -> alloc::Stats {
+    f();
+    f();
+    alloc::measure(f).1
+}
+
+fn configure(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, quick: bool) {
+    if quick {
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(200))
+            .measurement_time(Duration::from_millis(800))
+            .nresamples(10_000)
+            .sampling_mode(SamplingMode::Flat);
+    } else {
+        g.sample_size(20)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(4))
+            .sampling_mode(SamplingMode::Flat);
+    }
+}
+
+fn main() {
+    let profile = common::Profile::from_env();
+    let mut c = Criterion::default().configure_from_args();
+    let stream = gen_stream(EVENTS, 0x5EED_A6E1_0000_0008);
+    let input = stream.bytes.as_slice();
+    let want = stream.counts;
+    assert_eq!(want.events, EVENTS);
+    println!(
+        "\n== events_sse: {} bytes ({}), {} events ({} text deltas, {} tool-call args, {} state deltas)",
+        input.len(),
+        alloc::human(input.len() as u64),
+        want.events,
+        want.text_content,
+        want.tool_args,
+        want.state_deltas
+    );
+
+    // Check every peer once, then print its allocations per stream.
+    let mut arena = Bump::new();
+    assert_eq!(ours(input, &mut arena), want, "agui-wire");
+    assert_eq!(serde_value(input), want, "serde_json Value");
+    assert_eq!(serde_typed(input), want, "serde_json borrowed typed");
+    assert_eq!(memchr_frames(input), want.events, "memchr frames");
+    let (counts, reducer) = ours_reduce(input, &mut arena);
+    assert_eq!(counts, want, "agui-wire + reducer");
+    assert_eq!(reducer.events_seen(), want.events);
+    assert!(
+        reducer.warnings().is_empty(),
+        "reducer warnings: {:?}",
+        reducer.warnings()
+    );
+    println!(
+        "   reducer: {} messages, state {} bytes",
+        reducer.messages().len(),
+        reducer.state().to_json_vec().len()
+    );
+    drop(reducer);
+
+    let n = input.len();
+    alloc_line(
+        "events_sse",
+        "agui-wire",
+        allocs_of(|| {
+            black_box(ours(black_box(input), &mut arena));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
+        "serde_json Value",
+        allocs_of(|| {
+            black_box(serde_value(black_box(input)));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
+        "serde_json borrowed typed",
+        allocs_of(|| {
+            black_box(serde_typed(black_box(input)));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
+        "memchr frames",
+        allocs_of(|| {
+            black_box(memchr_frames(black_box(input)));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_reduce",
+        "agui-wire + Reducer::apply",
+        allocs_of(|| {
+            black_box(ours_reduce(black_box(input), &mut arena));
+        }),
+        n,
+    );
+
+    let mut g = c.benchmark_group("events_sse");
+    g.throughput(Throughput::Bytes(n as u64));
+    configure(&mut g, profile.quick);
+    g.bench_function("agui-wire", |b| {
+        b.iter(|| ours(black_box(input), &mut arena))
+    });
+    g.bench_function("serde_json Value", |b| {
+        b.iter(|| serde_value(black_box(input)))
+    });
+    g.bench_function("serde_json borrowed typed", |b| {
+        b.iter(|| serde_typed(black_box(input)))
+    });
+    g.bench_function("memchr frames", |b| {
+        b.iter(|| memchr_frames(black_box(input)))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("events_reduce");
+    g.throughput(Throughput::Bytes(n as u64));
+    configure(&mut g, profile.quick);
+    g.bench_function("agui-wire + Reducer::apply", |b| {
+        b.iter(|| ours_reduce(black_box(input), &mut arena))
+    });
+    g.bench_function("agui-wire (no reducer)", |b| {
+        b.iter(|| ours(black_box(input), &mut arena))
+    });
+    g.finish();
+    c.final_summary();
+}
