@@ -271,7 +271,7 @@ fn truncation_is_an_error_only_at_the_end() {
         let mut parser = BodyParser::new(&buf, &arena);
         assert_eq!(parser.feed(&doc[..len]).unwrap(), Status::Partial, "{len}");
         let err = parser.finish().unwrap_err();
-        // `UnexpectedEof` mostly; one-shot says `LoneSurrogate` for a body cut after `\ud83d\`.
+        // `UnexpectedEof`, as one-shot parsing says.
         assert_eq!(err, RunAgentInput::parse(&doc[..len], &arena).unwrap_err());
     }
 }

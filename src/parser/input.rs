@@ -168,13 +168,13 @@ impl<'a> Parser<'a, '_> {
                 let limit = self.opts.max_messages;
                 set(
                     &mut top.messages,
-                    self.list("messages", limit, |p| p.message())?,
+                    self.rlist("messages", limit, |p| p.message())?,
                 );
             }
-            Some(6) => doc.tools = self.opt_list("tools", |p| p.tool())?,
-            Some(7) => doc.context = self.opt_list("context", |p| p.context())?,
+            Some(6) => doc.tools = self.opt_rlist("tools", |p| p.tool())?,
+            Some(7) => doc.context = self.opt_rlist("context", |p| p.context())?,
             Some(8) => doc.forwarded_props = self.opt_any("forwardedProps")?,
-            Some(9) => doc.resume = self.opt_list("resume", |p| p.resume_entry())?,
+            Some(9) => doc.resume = self.opt_rlist("resume", |p| p.resume_entry())?,
             _ => self.unknown(&mut top.obj, key)?,
         }
         Ok(())
@@ -210,7 +210,7 @@ impl<'a> Parser<'a, '_> {
                     "encryptedValue" => m.encrypted_value = p.opt_string("encryptedValue")?,
                     "metadata" => m.metadata = p.metadata(false)?,
                     "subagentRunId" => m.subagent_run_id = p.opt_string("subagentRunId")?,
-                    "toolCalls" => m.tool_calls = p.opt_list("toolCalls", |p| p.tool_call())?,
+                    "toolCalls" => m.tool_calls = p.opt_rlist("toolCalls", |p| p.tool_call())?,
                     "toolCallId" => set(&mut m.tool_call_id, p.string("toolCallId")?),
                     "error" => m.error = p.opt_string("error")?,
                     "activityType" => set(&mut m.activity_type, p.string("activityType")?),
@@ -304,7 +304,7 @@ impl<'a> Parser<'a, '_> {
             Some(b'"') => self.string("content").map(Content::Text),
             Some(b'[') => {
                 let limit = self.opts.max_list_items;
-                self.list("content", limit, |p| p.input_content())
+                self.rlist("content", limit, |p| p.input_content())
                     .map(Content::Parts)
             }
             _ => Err(self.wrong_type("content", "a string or an array of content parts")),

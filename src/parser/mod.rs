@@ -21,7 +21,7 @@ use smallvec::SmallVec;
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::model::{EXTRA_BASE, Extra, Field, JsonKind, List, RawJson, Str};
 use crate::scanner::{Cursor, StrToken};
-use resume::{Frames, Item, ListFrame, ListStep};
+use resume::{Frames, Item, Keep, ListFrame, ListStep, Never, Resumable};
 
 /// Limits and leniency switches for parsing.
 ///
@@ -497,10 +497,29 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// A JSON array whose items `item` reads, into the arena.
-    ///
-    /// On a growing buffer the list saves its items when the bytes run out inside it, and a
-    /// later pass continues after the last complete item ([`resume`]).
-    pub(crate) fn list<T: Item<'a>>(
+    pub(crate) fn list<T>(
+        &mut self,
+        field: &'static str,
+        limit: usize,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<List<'a, T>> {
+        self.list_in::<T, Never>(field, limit, item)
+    }
+
+    /// [`Parser::list`] for a list of `RunAgentInput` that a streaming pass can resume: on a
+    /// growing buffer the list saves its items when the bytes run out inside it, and a later
+    /// pass continues after the last complete item ([`resume`]).
+    pub(crate) fn rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        limit: usize,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<List<'a, T>> {
+        self.list_in::<T, Resumable>(field, limit, item)
+    }
+
+    /// The one list reader; `K` says whether its items can be saved between passes.
+    fn list_in<T, K: Keep<'a, T>>(
         &mut self,
         field: &'static str,
         limit: usize,
@@ -516,7 +535,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         };
         let restored = saved.and_then(|f| {
             let (pos, step, reread, skip) = (f.pos, f.step, f.reread, f.skip);
-            T::restore(f.items).map(|items| (items, pos, step, reread, skip))
+            K::restore(f.items).map(|items| (items, pos, step, reread, skip))
         });
         let (mut items, mut step, mut reread, mut skip) = match restored {
             Some((items, pos, step, reread, skip)) => {
@@ -546,7 +565,7 @@ impl<'a, 'o> Parser<'a, 'o> {
                     }
                     None if self.cur.partial() => {
                         let e = self.cur.err(ErrorKind::UnexpectedEof);
-                        return Err(self.suspend_list(e, start, items, step, 0, false));
+                        return Err(self.suspend_list::<T, K>(e, start, items, step, 0, false));
                     }
                     _ => step = ListStep::Item,
                 }
@@ -557,7 +576,7 @@ impl<'a, 'o> Parser<'a, 'o> {
                     if self.cur.peek().is_none() && self.cur.partial() {
                         // The limit error's offset is after the whitespace still to come.
                         let e = self.cur.err(ErrorKind::UnexpectedEof);
-                        return Err(self.suspend_list(e, start, items, step, reread, skip));
+                        return Err(self.suspend_list::<T, K>(e, start, items, step, reread, skip));
                     }
                     return Err(self.cur.err(ErrorKind::TooManyItems { what: field, limit }));
                 }
@@ -567,7 +586,7 @@ impl<'a, 'o> Parser<'a, 'o> {
                         && e.kind == ErrorKind::UnexpectedEof
                     {
                         self.cur.pos = head;
-                        return Err(self.suspend_list(e, start, items, step, reread, skip));
+                        return Err(self.suspend_list::<T, K>(e, start, items, step, reread, skip));
                     }
                     // Complete (or wrong): the typed parse below gives the verdict.
                     self.cur.seek(head);
@@ -576,7 +595,7 @@ impl<'a, 'o> Parser<'a, 'o> {
                     Ok(v) => items.push(v),
                     Err(e) => {
                         self.cur.pos = head;
-                        return Err(self.suspend_list(e, start, items, step, reread, skip));
+                        return Err(self.suspend_list::<T, K>(e, start, items, step, reread, skip));
                     }
                 }
                 (reread, skip) = (0, false);
@@ -593,7 +612,14 @@ impl<'a, 'o> Parser<'a, 'o> {
                 }
                 _ => {
                     let e = self.cur.unexpected("',' or ']'");
-                    return Err(self.suspend_list(e, start, items, ListStep::After, 0, false));
+                    return Err(self.suspend_list::<T, K>(
+                        e,
+                        start,
+                        items,
+                        ListStep::After,
+                        0,
+                        false,
+                    ));
                 }
             }
         }
@@ -603,7 +629,7 @@ impl<'a, 'o> Parser<'a, 'o> {
 
     /// Saves a list whose pass ran out of bytes at `self.cur.pos` (in `step`).
     #[cold]
-    fn suspend_list<T: Item<'a>>(
+    fn suspend_list<T, K: Keep<'a, T>>(
         &mut self,
         e: RawError,
         start: usize,
@@ -616,7 +642,7 @@ impl<'a, 'o> Parser<'a, 'o> {
             return e;
         }
         let pos = self.cur.pos;
-        if let (Some(frames), Some(items)) = (self.frames.as_mut(), T::save(items)) {
+        if let (Some(frames), Some(items)) = (self.frames.as_mut(), K::save(items)) {
             let pass = frames.pass;
             frames.lists.push(ListFrame {
                 start,
@@ -632,7 +658,7 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// An optional list (present: `null` per the options).
-    pub(crate) fn opt_list<T: Item<'a>>(
+    pub(crate) fn opt_list<T>(
         &mut self,
         field: &'static str,
         item: impl FnMut(&mut Self) -> RawResult<T>,
@@ -642,6 +668,19 @@ impl<'a, 'o> Parser<'a, 'o> {
         }
         let limit = self.opts.max_list_items;
         self.list(field, limit, item).map(Some)
+    }
+
+    /// [`Parser::opt_list`], resumable as [`Parser::rlist`].
+    pub(crate) fn opt_rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<Option<List<'a, T>>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        let limit = self.opts.max_list_items;
+        self.rlist(field, limit, item).map(Some)
     }
 
     /// Reads an object discriminated by `tag` (`role`, `type`), wherever the tag sits.

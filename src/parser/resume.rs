@@ -15,10 +15,8 @@
 use bumpalo::collections::Vec as BumpVec;
 
 use super::Obj;
-use crate::events::{Interrupt, TokenUsage};
 use crate::model::{
-    Context, InputContent, List, Message, ResumeEntry, RunAgentInput, Str, SubagentInfo, Tool,
-    ToolCall,
+    Context, InputContent, List, Message, ResumeEntry, RunAgentInput, Str, Tool, ToolCall,
 };
 use crate::scanner::StrToken;
 
@@ -110,9 +108,9 @@ pub(crate) enum Saved<'a> {
     Resume(BumpVec<'a, ResumeEntry<'a>>),
 }
 
-/// An item type of a list, which [`super::Parser::list`] may save and restore.
+/// An item type of a list that [`super::Parser::rlist`] saves and restores.
 pub(crate) trait Item<'a>: Sized {
-    /// Wraps the items so far, or gives `None` for an item type that is never resumed.
+    /// Wraps the items so far.
     fn save(items: BumpVec<'a, Self>) -> Option<Saved<'a>>;
     /// Unwraps items saved by [`Item::save`] for this type.
     fn restore(saved: Saved<'a>) -> Option<BumpVec<'a, Self>>;
@@ -143,28 +141,34 @@ resumable!(
     ResumeEntry => Resume,
 );
 
-macro_rules! one_shot_only {
-    ($($ty:ident),*) => {$(
-        impl<'a> Item<'a> for $ty<'a> {
-            fn save(_: BumpVec<'a, Self>) -> Option<Saved<'a>> {
-                None
-            }
-            fn restore(_: Saved<'a>) -> Option<BumpVec<'a, Self>> {
-                None
-            }
-        }
-    )*};
+/// Whether [`super::Parser::list_in`] may save and restore its items: [`Never`] for lists
+/// that are only parsed one-shot (any item type), [`Resumable`] for the lists of
+/// `RunAgentInput`.
+pub(crate) trait Keep<'a, T> {
+    fn save(items: BumpVec<'a, T>) -> Option<Saved<'a>>;
+    fn restore(saved: Saved<'a>) -> Option<BumpVec<'a, T>>;
 }
 
-// Capability documents and events are not streamed as request bodies.
-one_shot_only!(Str, SubagentInfo, TokenUsage, Interrupt);
+/// Lists whose items are never saved.
+pub(crate) struct Never;
 
-/// Lists that are only validated (JSON Patch operations in events) are never resumed.
-impl<'a> Item<'a> for () {
-    fn save(_: BumpVec<'a, Self>) -> Option<Saved<'a>> {
+impl<'a, T> Keep<'a, T> for Never {
+    fn save(_: BumpVec<'a, T>) -> Option<Saved<'a>> {
         None
     }
-    fn restore(_: Saved<'a>) -> Option<BumpVec<'a, Self>> {
+    fn restore(_: Saved<'a>) -> Option<BumpVec<'a, T>> {
         None
+    }
+}
+
+/// Lists of an [`Item`] type.
+pub(crate) struct Resumable;
+
+impl<'a, T: Item<'a>> Keep<'a, T> for Resumable {
+    fn save(items: BumpVec<'a, T>) -> Option<Saved<'a>> {
+        T::save(items)
+    }
+    fn restore(saved: Saved<'a>) -> Option<BumpVec<'a, T>> {
+        T::restore(saved)
     }
 }

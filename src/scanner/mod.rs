@@ -295,12 +295,7 @@ impl<'a> Cursor<'a> {
                                 None if self.bytes.len() < at + 12 => bad(ErrorKind::UnexpectedEof),
                                 None => bad(ErrorKind::InvalidEscape),
                             }
-                        } else if self.bytes.len() <= at + 6
-                            || (self.bytes.len() == at + 7
-                                && self.bytes.get(at + 6) == Some(&b'\\')
-                                && self.partial())
-                        {
-                            // On a growing buffer, `\uD83D\` may yet become a pair.
+                        } else if self.bytes.len() <= at + 6 {
                             bad(ErrorKind::UnexpectedEof)
                         } else {
                             bad(ErrorKind::LoneSurrogate)

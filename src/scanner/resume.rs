@@ -15,10 +15,10 @@
 //! so a slot is also kept after its token completed (a retry of the enclosing message then
 //! crosses a finished 64 MB string in one step).
 //!
-//! [`Resume::partial`] marks a pass over a buffer that may still grow: the few decisions that
-//! look past the current byte (a number running into the end of the buffer, a `\uD83D\` whose
-//! second half has not arrived) then report `UnexpectedEof` instead of a verdict, so that every
-//! other error found on a prefix is the error the whole document gives.
+//! [`Resume::partial`] marks a pass over a buffer that may still grow: the decision that looks
+//! past the current byte (a number running into the end of the buffer: more digits may follow)
+//! then reports `UnexpectedEof` instead of a verdict, so that every other error found on a
+//! prefix is the error the whole document gives.
 
 use super::BitStack;
 use crate::model::JsonKind;

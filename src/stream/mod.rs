@@ -71,11 +71,10 @@
 //! arbitrarily long, so no honest number exists beyond "at least one".
 //!
 //! A few decisions look past the byte at hand, and would give a different verdict once more
-//! bytes come: a number running into the end of the buffer (more digits may follow),
-//! `\uD83D\` at the end (the second half of a surrogate pair may follow), the offset of a
-//! "too many items" error (more whitespace may come before the next item), a body that is so
-//! far a prefix of a byte order mark, the JSON path of an error inside an object key whose
-//! closing quote has not arrived. On a growing buffer these wait for more bytes, so an error
+//! bytes come: a number running into the end of the buffer (more digits may follow), the
+//! offset of a "too many items" error (more whitespace may come before the next item), a body
+//! that is so far a prefix of a byte order mark, the JSON path of an error inside an object key
+//! whose closing quote has not arrived. On a growing buffer these wait for more bytes, so an error
 //! reported early is always the error of the whole document.
 //!
 //! ## The bound on re-reading
