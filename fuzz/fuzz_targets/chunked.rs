@@ -1,6 +1,7 @@
 //! The streaming body parser (`agui_wire::stream::BodyParser`) against one-shot parsing, on
 //! any bytes cut into chunks in many ways (one byte at a time, every single cut point, random
-//! lengths; see `agui_wire_fuzz::split`), with the default options and with tight limits:
+//! lengths; see `agui_wire_fuzz::split`), with the default options at serde_json's depth limit
+//! and with tight limits:
 //! - `finish` gives exactly what `RunAgentInput::parse_with` gives for the whole body: an
 //!   equal model (whose every string and raw value is a slice of the `BodyBuf`, and whose JSON
 //!   equals the one-shot model's), or the same error (kind, offset, path), except that
@@ -13,7 +14,7 @@
 
 use agui_wire::stream::{BodyBuf, BodyParser, Status};
 use agui_wire::{Bump, Error, ErrorKind, ParseOptions, RunAgentInput};
-use agui_wire_fuzz::drive::tight;
+use agui_wire_fuzz::drive::{strict, tight};
 use agui_wire_fuzz::split::{self, Rng};
 use agui_wire_fuzz::to_json::Conv;
 use libfuzzer_sys::fuzz_target;
@@ -30,15 +31,26 @@ fn value_end(data: &[u8]) -> usize {
 
 /// `want` is one-shot's error; `unlimited` one-shot's result without the size limit (a grammar or
 /// protocol error that arrives before the limit is passed wins over `InputTooLarge`).
-fn same_error(got: &Error, want: &Error, unlimited: &Option<Error>, opts: &ParseOptions, fed: usize) {
+fn same_error(
+    got: &Error,
+    want: &Error,
+    unlimited: &Option<Error>,
+    opts: &ParseOptions,
+    fed: usize,
+) {
     if let ErrorKind::InputTooLarge { len, limit } = got.kind() {
         assert_eq!(*limit, opts.max_input_bytes);
-        assert!(*len > *limit && *len <= fed, "InputTooLarge len {len}, fed {fed}");
+        assert!(
+            *len > *limit && *len <= fed,
+            "InputTooLarge len {len}, fed {fed}"
+        );
         return;
     }
     let want = match (want.kind(), unlimited) {
         (ErrorKind::InputTooLarge { .. }, Some(u)) => u,
-        (ErrorKind::InputTooLarge { .. }, None) => panic!("{got} on a body accepted but for its size"),
+        (ErrorKind::InputTooLarge { .. }, None) => {
+            panic!("{got} on a body accepted but for its size")
+        }
         _ => want,
     };
     assert_eq!(
@@ -68,7 +80,10 @@ fn check(
                 if let Some(first) = complete {
                     assert_eq!(first, len, "Complete moved");
                 } else {
-                    assert!(len > fed - chunk.len(), "Complete({len}) reported late, at {fed}");
+                    assert!(
+                        len > fed - chunk.len(),
+                        "Complete({len}) reported late, at {fed}"
+                    );
                     complete = Some(len);
                 }
             }
@@ -77,7 +92,11 @@ fn check(
                     panic!("feed fails ({e}) on a body one-shot parsing accepts")
                 });
                 same_error(&e, want, unlimited, opts, fed);
-                assert!(e.offset() < fed, "error at {} reported after {fed} bytes", e.offset());
+                assert!(
+                    e.offset() < fed,
+                    "error at {} reported after {fed} bytes",
+                    e.offset()
+                );
                 return;
             }
         }
@@ -99,7 +118,9 @@ fn check(
 
 fuzz_target!(|data: &[u8]| {
     let mut rng = Rng::for_input(data, 0xc4);
-    for opts in [ParseOptions::default(), tight(data.len())] {
+    // `strict` is the default options at serde_json's depth limit, so the models can be compared
+    // through serde_json values.
+    for opts in [strict(), tight(data.len())] {
         let arena = Bump::new();
         let one_shot = RunAgentInput::parse_with(data, &arena, &opts);
         let no_limit = ParseOptions {
