@@ -898,15 +898,35 @@ impl<'de: 'a, 'a> Deserialize<'de> for Content<'a> {
     }
 }
 
-const ROLES: &[&str] = &[
-    "developer",
-    "system",
-    "assistant",
-    "user",
-    "tool",
-    "activity",
-    "reasoning",
-];
+/// `Deserialize` for an enum read from an object discriminated by `$tag` (see [`de_tagged`]):
+/// `|i, map, pending, tag| arms` reads the rest of the object for the tag's value at index `i`
+/// of `$kinds` (`tag` is `Some($tag)`, to pass on to `de_rest`).
+macro_rules! de_tagged_enum {
+    ($ty:ident, $expecting:literal, $tag:literal, $kinds:expr,
+     |$i:ident, $map:ident, $pending:ident, $tag_var:ident| $arms:expr) => {
+        impl<'de: 'a, 'a> Deserialize<'de> for $ty<'a> {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $ty<'de>;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_map<A: MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> Result<$ty<'de>, A::Error> {
+                        de_tagged(&mut map, $tag, $kinds, |$i, $map, $pending| {
+                            let $tag_var = Some($tag);
+                            Ok($arms)
+                        })
+                    }
+                }
+                d.deserialize_map(V)
+            }
+        }
+    };
+}
 
 impl Serialize for Message<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -922,34 +942,21 @@ impl Serialize for Message<'_> {
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Message<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Message<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a message object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message<'de>, A::Error> {
-                de_tagged(&mut map, "role", ROLES, |i, map, pending| {
-                    let tag = Some("role");
-                    Ok(match i {
-                        0 => Message::Developer(DeveloperMessage::de_rest(map, pending, tag)?),
-                        1 => Message::System(SystemMessage::de_rest(map, pending, tag)?),
-                        2 => Message::Assistant(AssistantMessage::de_rest(map, pending, tag)?),
-                        3 => Message::User(UserMessage::de_rest(map, pending, tag)?),
-                        4 => Message::Tool(ToolMessage::de_rest(map, pending, tag)?),
-                        5 => Message::Activity(ActivityMessage::de_rest(map, pending, tag)?),
-                        _ => Message::Reasoning(ReasoningMessage::de_rest(map, pending, tag)?),
-                    })
-                })
-            }
-        }
-        d.deserialize_map(V)
+de_tagged_enum!(
+    Message,
+    "a message object",
+    "role",
+    Role::NAMES,
+    |i, map, pending, tag| match i {
+        0 => Message::Developer(DeveloperMessage::de_rest(map, pending, tag)?),
+        1 => Message::System(SystemMessage::de_rest(map, pending, tag)?),
+        2 => Message::Assistant(AssistantMessage::de_rest(map, pending, tag)?),
+        3 => Message::User(UserMessage::de_rest(map, pending, tag)?),
+        4 => Message::Tool(ToolMessage::de_rest(map, pending, tag)?),
+        5 => Message::Activity(ActivityMessage::de_rest(map, pending, tag)?),
+        _ => Message::Reasoning(ReasoningMessage::de_rest(map, pending, tag)?),
     }
-}
-
-const PART_TYPES: &[&str] = &["text", "image", "audio", "video", "document", "binary"];
+);
 
 impl Serialize for InputContent<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -973,34 +980,20 @@ impl Serialize for InputContent<'_> {
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for InputContent<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = InputContent<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a content part object")
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<InputContent<'de>, A::Error> {
-                de_tagged(&mut map, "type", PART_TYPES, |i, map, pending| {
-                    let tag = Some("type");
-                    Ok(match i {
-                        0 => InputContent::Text(TextInputContent::de_rest(map, pending, tag)?),
-                        1 => InputContent::Image(MediaInputContent::de_rest(map, pending, tag)?),
-                        2 => InputContent::Audio(MediaInputContent::de_rest(map, pending, tag)?),
-                        3 => InputContent::Video(MediaInputContent::de_rest(map, pending, tag)?),
-                        4 => InputContent::Document(MediaInputContent::de_rest(map, pending, tag)?),
-                        _ => InputContent::Binary(BinaryInputContent::de_rest(map, pending, tag)?),
-                    })
-                })
-            }
-        }
-        d.deserialize_map(V)
+de_tagged_enum!(
+    InputContent,
+    "a content part object",
+    "type",
+    InputContentKind::NAMES,
+    |i, map, pending, tag| match i {
+        0 => InputContent::Text(TextInputContent::de_rest(map, pending, tag)?),
+        1 => InputContent::Image(MediaInputContent::de_rest(map, pending, tag)?),
+        2 => InputContent::Audio(MediaInputContent::de_rest(map, pending, tag)?),
+        3 => InputContent::Video(MediaInputContent::de_rest(map, pending, tag)?),
+        4 => InputContent::Document(MediaInputContent::de_rest(map, pending, tag)?),
+        _ => InputContent::Binary(BinaryInputContent::de_rest(map, pending, tag)?),
     }
-}
+);
 
 const SOURCE_TYPES: &[&str] = &["data", "url", "file"];
 
@@ -1014,31 +1007,17 @@ impl Serialize for InputContentSource<'_> {
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for InputContentSource<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = InputContentSource<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a source object")
-            }
-            fn visit_map<A: MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<InputContentSource<'de>, A::Error> {
-                de_tagged(&mut map, "type", SOURCE_TYPES, |i, map, pending| {
-                    let tag = Some("type");
-                    Ok(match i {
-                        0 => InputContentSource::Data(DataSource::de_rest(map, pending, tag)?),
-                        1 => InputContentSource::Url(UrlSource::de_rest(map, pending, tag)?),
-                        _ => InputContentSource::File(FileSource::de_rest(map, pending, tag)?),
-                    })
-                })
-            }
-        }
-        d.deserialize_map(V)
+de_tagged_enum!(
+    InputContentSource,
+    "a source object",
+    "type",
+    SOURCE_TYPES,
+    |i, map, pending, tag| match i {
+        0 => InputContentSource::Data(DataSource::de_rest(map, pending, tag)?),
+        1 => InputContentSource::Url(UrlSource::de_rest(map, pending, tag)?),
+        _ => InputContentSource::File(FileSource::de_rest(map, pending, tag)?),
     }
-}
+);
 
 /// Skips a value.
 pub(crate) fn skip_value<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {

@@ -1452,20 +1452,7 @@ pub fn encode_comment(out: &mut Vec<u8>, text: &[u8]) {
 /// ```
 pub fn encode_retry(out: &mut Vec<u8>, milliseconds: u64) {
     out.extend_from_slice(b"retry: ");
-    let mut digits = [0u8; 20];
-    let mut n = milliseconds;
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        if let Some(d) = digits.get_mut(at) {
-            *d = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || at == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(digits.get(at..).unwrap_or_default());
+    crate::writer::write_uint(milliseconds, false, out);
     out.extend_from_slice(b"\n\n");
 }
 

@@ -54,6 +54,21 @@ struct Outcome {
     retry: Option<u64>,
 }
 
+impl Outcome {
+    /// `items`, with what `decoder` holds once they were read and it is finished.
+    fn after(decoder: &mut SseDecoder, items: Vec<It>) -> Outcome {
+        let last_id = decoder.last_event_id().to_owned();
+        let retry = decoder.retry();
+        let finish = decoder.finish();
+        Outcome {
+            items,
+            finish,
+            last_id,
+            retry,
+        }
+    }
+}
+
 fn opts(max: usize) -> SseOptions {
     SseOptions::new().with_max_frame_bytes(max)
 }
@@ -68,15 +83,7 @@ fn decode_items(chunks: &[&[u8]], options: SseOptions) -> Outcome {
             items.push(It::from_item(item));
         }
     }
-    let last_id = decoder.last_event_id().to_owned();
-    let retry = decoder.retry();
-    let finish = decoder.finish();
-    Outcome {
-        items,
-        finish,
-        last_id,
-        retry,
-    }
+    Outcome::after(&mut decoder, items)
 }
 
 /// Decodes `chunks` with `next` (frames and errors only).
@@ -89,15 +96,7 @@ fn decode_frames(chunks: &[&[u8]], options: SseOptions) -> Outcome {
             items.push(It::from_item(frame.map(SseItem::Frame)));
         }
     }
-    let last_id = decoder.last_event_id().to_owned();
-    let retry = decoder.retry();
-    let finish = decoder.finish();
-    Outcome {
-        items,
-        finish,
-        last_id,
-        retry,
-    }
+    Outcome::after(&mut decoder, items)
 }
 
 fn one_shot(input: &[u8]) -> Outcome {

@@ -1201,24 +1201,13 @@ impl EncryptedValueSubtype {
     }
 }
 
-impl IntoOwned for EncryptedValueSubtype {
-    type Owned = EncryptedValueSubtype;
-    fn into_owned_value(self) -> EncryptedValueSubtype {
-        self
-    }
-}
+crate::model::copy_owned!(EncryptedValueSubtype);
+crate::model::owned_by_method!(RunOutcome, SubagentOutcome);
 
 impl<T: IntoOwned> IntoOwned for Box<T> {
     type Owned = Box<T::Owned>;
     fn into_owned_value(self) -> Box<T::Owned> {
         Box::new((*self).into_owned_value())
-    }
-}
-
-impl IntoOwned for Role {
-    type Owned = Role;
-    fn into_owned_value(self) -> Role {
-        self
     }
 }
 
@@ -1407,13 +1396,6 @@ impl<'a> RunOutcome<'a> {
     }
 }
 
-impl IntoOwned for RunOutcome<'_> {
-    type Owned = RunOutcome<'static>;
-    fn into_owned_value(self) -> RunOutcome<'static> {
-        self.into_owned()
-    }
-}
-
 /// `SUBAGENT_FINISHED.outcome`, discriminated by `type`.
 ///
 /// ```
@@ -1476,12 +1458,5 @@ impl<'a> SubagentOutcome<'a> {
                 extra: extra.into_owned(),
             },
         }
-    }
-}
-
-impl IntoOwned for SubagentOutcome<'_> {
-    type Owned = SubagentOutcome<'static>;
-    fn into_owned_value(self) -> SubagentOutcome<'static> {
-        self.into_owned()
     }
 }

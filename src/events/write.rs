@@ -10,7 +10,9 @@ use std::convert::Infallible;
 
 use super::model::*;
 use crate::model::*;
-use crate::writer::{Sink, Slot, WriteJson, for_each_slot, write_tag};
+use crate::writer::{
+    Sink, Slot, WriteJson, for_each_slot, write_extra_field, write_tag, write_uint,
+};
 
 /// A known field's value on its way out.
 enum V<'d> {
@@ -28,29 +30,6 @@ enum V<'d> {
     Interrupts(&'d List<'d, Interrupt<'d>>),
     Outcome(&'d RunOutcome<'d>),
     SubOutcome(&'d SubagentOutcome<'d>),
-}
-
-fn write_uint<'d, S: Sink<'d>>(v: u64, negative: bool, out: &mut S) {
-    let mut buf = [0u8; 21];
-    let mut i = buf.len();
-    let mut n = v;
-    loop {
-        i -= 1;
-        if let Some(slot) = buf.get_mut(i) {
-            *slot = b'0' + (n % 10) as u8;
-        }
-        n /= 10;
-        if n == 0 || i == 0 {
-            break;
-        }
-    }
-    if negative && i > 0 {
-        i -= 1;
-        if let Some(slot) = buf.get_mut(i) {
-            *slot = b'-';
-        }
-    }
-    out.push(buf.get(i..).unwrap_or_default());
 }
 
 fn write_int<'d, S: Sink<'d>>(v: i64, out: &mut S) {
@@ -113,10 +92,7 @@ fn write_fields<'d, S: Sink<'d>>(
                         out.push(b",");
                     }
                     first = false;
-                    out.push(b"\"");
-                    out.push_borrowed(field.key.raw().as_bytes());
-                    out.push(b"\":");
-                    field.value.write_json(out);
+                    write_extra_field(field, out);
                 }
             }
         }

@@ -453,7 +453,7 @@ pub fn media_parts<'p>(
 pub fn check_media(input: &RunAgentInput<'_>, doc: &[u8], arena: &Bump) -> Vec<MediaFinding> {
     let mut out = Vec::new();
     for (path, view) in media_parts(input, doc, arena) {
-        let view = match view {
+        let view = match view.and_then(|v| v.validate().map(|()| v)) {
             Ok(v) => v,
             Err(e) => {
                 out.push(MediaFinding {
@@ -465,15 +465,6 @@ pub fn check_media(input: &RunAgentInput<'_>, doc: &[u8], arena: &Bump) -> Vec<M
                 continue;
             }
         };
-        if let Err(e) = view.validate() {
-            out.push(MediaFinding {
-                severity: Severity::Error,
-                offset: e.doc_offset(),
-                message: e.to_string(),
-                path,
-            });
-            continue;
-        }
         if let (Some(declared), Some(found)) = (view.mime_type(), view.sniff())
             && !mime_matches(declared, found)
         {

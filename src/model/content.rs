@@ -65,13 +65,6 @@ impl<'a> Content<'a> {
     }
 }
 
-impl super::IntoOwned for Content<'_> {
-    type Owned = Content<'static>;
-    fn into_owned_value(self) -> Content<'static> {
-        self.into_owned()
-    }
-}
-
 /// One content part, discriminated by `type`.
 ///
 /// ```
@@ -221,13 +214,6 @@ impl<'a> InputContent<'a> {
             InputContent::Document(m) => InputContent::Document(m.into_owned()),
             InputContent::Binary(b) => InputContent::Binary(b.into_owned()),
         }
-    }
-}
-
-impl super::IntoOwned for InputContent<'_> {
-    type Owned = InputContent<'static>;
-    fn into_owned_value(self) -> InputContent<'static> {
-        self.into_owned()
     }
 }
 
@@ -411,13 +397,6 @@ impl<'a> InputContentSource<'a> {
             InputContentSource::Url(u) => InputContentSource::Url(u.into_owned()),
             InputContentSource::File(f) => InputContentSource::File(f.into_owned()),
         }
-    }
-}
-
-impl super::IntoOwned for InputContentSource<'_> {
-    type Owned = InputContentSource<'static>;
-    fn into_owned_value(self) -> InputContentSource<'static> {
-        self.into_owned()
     }
 }
 

@@ -211,10 +211,3 @@ impl ResumeStatus {
         }
     }
 }
-
-impl super::IntoOwned for ResumeStatus {
-    type Owned = ResumeStatus;
-    fn into_owned_value(self) -> ResumeStatus {
-        self
-    }
-}

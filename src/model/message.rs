@@ -493,13 +493,6 @@ impl<'a> Message<'a> {
     }
 }
 
-impl super::IntoOwned for Message<'_> {
-    type Owned = Message<'static>;
-    fn into_owned_value(self) -> Message<'static> {
-        self.into_owned()
-    }
-}
-
 /// A tool call made by an assistant message.
 ///
 /// ```

@@ -28,27 +28,6 @@ pub(crate) trait IntoOwned {
     fn into_owned_value(self) -> Self::Owned;
 }
 
-impl IntoOwned for Str<'_> {
-    type Owned = Str<'static>;
-    fn into_owned_value(self) -> Str<'static> {
-        self.into_owned()
-    }
-}
-
-impl IntoOwned for RawJson<'_> {
-    type Owned = RawJson<'static>;
-    fn into_owned_value(self) -> RawJson<'static> {
-        self.into_owned()
-    }
-}
-
-impl IntoOwned for Extra<'_> {
-    type Owned = Extra<'static>;
-    fn into_owned_value(self) -> Extra<'static> {
-        self.into_owned()
-    }
-}
-
 impl<T: IntoOwned> IntoOwned for Option<T> {
     type Owned = Option<T::Owned>;
     fn into_owned_value(self) -> Self::Owned {
@@ -63,15 +42,37 @@ impl<T: IntoOwned + Clone> IntoOwned for List<'_, T> {
     }
 }
 
+/// Implements `IntoOwned` for types that borrow nothing, as themselves.
 macro_rules! copy_owned {
-    ($($t:ty),*) => {$(
-        impl IntoOwned for $t {
+    ($($t:ty),* $(,)?) => {$(
+        impl $crate::model::IntoOwned for $t {
             type Owned = $t;
             fn into_owned_value(self) -> $t { self }
         }
     )*};
 }
-copy_owned!(bool, u64, i64);
+pub(crate) use copy_owned;
+copy_owned!(bool, u64, i64, Role, ResumeStatus);
+
+/// Implements `IntoOwned` for model types that have an inherent `into_owned(self) -> T<'static>`.
+macro_rules! owned_by_method {
+    ($($t:ident),* $(,)?) => {$(
+        impl $crate::model::IntoOwned for $t<'_> {
+            type Owned = $t<'static>;
+            fn into_owned_value(self) -> $t<'static> { self.into_owned() }
+        }
+    )*};
+}
+pub(crate) use owned_by_method;
+owned_by_method!(
+    Str,
+    RawJson,
+    Extra,
+    Content,
+    InputContent,
+    InputContentSource,
+    Message
+);
 
 /// Implements `into_owned` for a model struct, field by field.
 macro_rules! owned_struct {
@@ -83,10 +84,7 @@ macro_rules! owned_struct {
                 $name { $($field: self.$field.into_owned_value()),* }
             }
         }
-        impl $crate::model::IntoOwned for $name<'_> {
-            type Owned = $name<'static>;
-            fn into_owned_value(self) -> $name<'static> { self.into_owned() }
-        }
+        $crate::model::owned_by_method!($name);
     };
 }
 pub(crate) use owned_struct;

@@ -39,6 +39,32 @@ enum Pending {
     },
 }
 
+impl Kind {
+    /// The chunk event of this kind.
+    fn event(self) -> &'static str {
+        match self {
+            Kind::Text => "TEXT_MESSAGE_CHUNK",
+            Kind::Tool => "TOOL_CALL_CHUNK",
+            Kind::Reasoning => "REASONING_MESSAGE_CHUNK",
+        }
+    }
+    /// What the chunks of this kind assemble.
+    fn entity(self) -> Entity {
+        match self {
+            Kind::Text => Entity::TextMessage,
+            Kind::Tool => Entity::ToolCall,
+            Kind::Reasoning => Entity::ReasoningMessage,
+        }
+    }
+    /// The chunk's id field.
+    fn id_field(self) -> &'static str {
+        match self {
+            Kind::Tool => "toolCallId",
+            Kind::Text | Kind::Reasoning => "messageId",
+        }
+    }
+}
+
 impl Pending {
     fn kind(&self) -> Kind {
         match self {
@@ -63,6 +89,38 @@ fn base_with(subagent: &Owner) -> EventBase<'static> {
     EventBase {
         subagent_run_id: subagent.as_deref().map(owned),
         ..EventBase::default()
+    }
+}
+
+/// The base of a synthesized `*_START`: the chunk's `metadata` and `subagentRunId`.
+fn start_base<'a>(chunk: &EventBase<'a>) -> EventBase<'a> {
+    EventBase {
+        metadata: chunk.metadata.clone(),
+        subagent_run_id: chunk.subagent_run_id.clone(),
+        ..EventBase::default()
+    }
+}
+
+/// Pushes the content event (`make(base, delta)`) a chunk stands for, if any: one when it has a
+/// `delta` or a `rawEvent`; an empty one for a chunk with only `metadata` that opened nothing.
+/// The content is attributed to `owner`.
+fn push_content<'a>(
+    out: &mut Vec<Event<'a>>,
+    chunk: &EventBase<'a>,
+    delta: &Option<Str<'a>>,
+    owner: &Owner,
+    make: impl Fn(EventBase<'a>, Str<'a>) -> Event<'a>,
+) {
+    let base = |raw: bool| EventBase {
+        metadata: chunk.metadata.clone(),
+        raw_event: if raw { chunk.raw_event.clone() } else { None },
+        subagent_run_id: owner.as_deref().map(owned),
+        ..EventBase::default()
+    };
+    if delta.is_some() || chunk.raw_event.is_some() {
+        out.push(make(base(true), delta.clone().unwrap_or_default()));
+    } else if out.is_empty() && chunk.metadata.is_some() {
+        out.push(make(base(false), Str::default()));
     }
 }
 
@@ -122,15 +180,7 @@ impl Lanes {
     }
 
     /// Which lane a chunk belongs to.
-    fn resolve(
-        &self,
-        kind: Kind,
-        id: Option<&str>,
-        tag: &Owner,
-        event: &'static str,
-        entity: Entity,
-        field: &'static str,
-    ) -> Result<Owner, ReduceErrorKind> {
+    fn resolve(&self, kind: Kind, id: Option<&str>, tag: &Owner) -> Result<Owner, ReduceErrorKind> {
         if let Some(id) = id {
             let holder = self
                 .lanes
@@ -141,7 +191,7 @@ impl Lanes {
                     && owner.as_deref() != Some(t.as_str())
                 {
                     return Err(ReduceErrorKind::ChunkLaneMismatch {
-                        entity,
+                        entity: kind.entity(),
                         id: id.to_owned(),
                         subagent: t.clone(),
                         owner: owner.clone(),
@@ -167,10 +217,10 @@ impl Lanes {
             [one] => Ok((*one).clone()),
             [] => Ok(None),
             many => Err(ReduceErrorKind::ChunkAmbiguous {
-                event,
-                field,
+                event: kind.event(),
+                field: kind.id_field(),
                 open: many.len(),
-                entity,
+                entity: kind.entity(),
             }),
         }
     }
@@ -206,17 +256,9 @@ impl Lanes {
         &mut self,
         c: &TextMessageChunkEvent<'a>,
     ) -> Result<Vec<Event<'a>>, ReduceErrorKind> {
-        const EV: &str = "TEXT_MESSAGE_CHUNK";
         let tag: Owner = c.base.subagent_run_id.as_ref().map(text);
         let chunk_id = c.message_id.as_ref().map(text);
-        let lane = self.resolve(
-            Kind::Text,
-            chunk_id.as_deref(),
-            &tag,
-            EV,
-            Entity::TextMessage,
-            "messageId",
-        )?;
+        let lane = self.resolve(Kind::Text, chunk_id.as_deref(), &tag)?;
         let mut out: Vec<Event<'a>> = Vec::new();
         let (message_id, opener_sub) = match self.get(&lane) {
             Some(Pending::Text {
@@ -253,7 +295,7 @@ impl Lanes {
                 out.extend(self.close(&lane));
                 let Some(message_id) = chunk_id else {
                     return Err(ReduceErrorKind::ChunkNeedsField {
-                        event: EV,
+                        event: Kind::Text.event(),
                         field: "messageId",
                     });
                 };
@@ -268,11 +310,7 @@ impl Lanes {
                     },
                 );
                 out.push(Event::TextMessageStart(TextMessageStartEvent {
-                    base: EventBase {
-                        metadata: c.base.metadata.clone(),
-                        subagent_run_id: c.base.subagent_run_id.clone(),
-                        ..EventBase::default()
-                    },
+                    base: start_base(&c.base),
                     message_id: c.message_id.clone().unwrap_or_default(),
                     role: Some(role),
                     name: c.name.clone(),
@@ -281,23 +319,13 @@ impl Lanes {
             }
         };
         let owner = tag.or(opener_sub);
-        let content = |delta: Str<'a>, raw: bool| {
+        push_content(&mut out, &c.base, &c.delta, &owner, |base, delta| {
             Event::TextMessageContent(TextMessageContentEvent {
-                base: EventBase {
-                    metadata: c.base.metadata.clone(),
-                    raw_event: if raw { c.base.raw_event.clone() } else { None },
-                    subagent_run_id: owner.as_deref().map(owned),
-                    ..EventBase::default()
-                },
+                base,
                 message_id: owned(&message_id),
                 delta,
             })
-        };
-        if c.delta.is_some() || c.base.raw_event.is_some() {
-            out.push(content(c.delta.clone().unwrap_or_default(), true));
-        } else if out.is_empty() && c.base.metadata.is_some() {
-            out.push(content(Str::default(), false));
-        }
+        });
         Ok(out)
     }
 
@@ -305,17 +333,9 @@ impl Lanes {
         &mut self,
         c: &ToolCallChunkEvent<'a>,
     ) -> Result<Vec<Event<'a>>, ReduceErrorKind> {
-        const EV: &str = "TOOL_CALL_CHUNK";
         let tag: Owner = c.base.subagent_run_id.as_ref().map(text);
         let chunk_id = c.tool_call_id.as_ref().map(text);
-        let lane = self.resolve(
-            Kind::Tool,
-            chunk_id.as_deref(),
-            &tag,
-            EV,
-            Entity::ToolCall,
-            "toolCallId",
-        )?;
+        let lane = self.resolve(Kind::Tool, chunk_id.as_deref(), &tag)?;
         let mut out: Vec<Event<'a>> = Vec::new();
         let (tool_call_id, opener_sub) = match self.get(&lane) {
             Some(Pending::Tool {
@@ -352,7 +372,7 @@ impl Lanes {
                 out.extend(self.close(&lane));
                 let (Some(id), Some(name)) = (&c.tool_call_id, &c.tool_call_name) else {
                     return Err(ReduceErrorKind::ChunkNeedsField {
-                        event: EV,
+                        event: Kind::Tool.event(),
                         field: if c.tool_call_id.is_none() {
                             "toolCallId"
                         } else {
@@ -370,11 +390,7 @@ impl Lanes {
                     },
                 );
                 out.push(Event::ToolCallStart(ToolCallStartEvent {
-                    base: EventBase {
-                        metadata: c.base.metadata.clone(),
-                        subagent_run_id: c.base.subagent_run_id.clone(),
-                        ..EventBase::default()
-                    },
+                    base: start_base(&c.base),
                     tool_call_id: id.clone(),
                     tool_call_name: name.clone(),
                     parent_message_id: c.parent_message_id.clone(),
@@ -383,23 +399,13 @@ impl Lanes {
             }
         };
         let owner = tag.or(opener_sub);
-        let args = |delta: Str<'a>, raw: bool| {
+        push_content(&mut out, &c.base, &c.delta, &owner, |base, delta| {
             Event::ToolCallArgs(ToolCallArgsEvent {
-                base: EventBase {
-                    metadata: c.base.metadata.clone(),
-                    raw_event: if raw { c.base.raw_event.clone() } else { None },
-                    subagent_run_id: owner.as_deref().map(owned),
-                    ..EventBase::default()
-                },
+                base,
                 tool_call_id: owned(&tool_call_id),
                 delta,
             })
-        };
-        if c.delta.is_some() || c.base.raw_event.is_some() {
-            out.push(args(c.delta.clone().unwrap_or_default(), true));
-        } else if out.is_empty() && c.base.metadata.is_some() {
-            out.push(args(Str::default(), false));
-        }
+        });
         Ok(out)
     }
 
@@ -407,17 +413,9 @@ impl Lanes {
         &mut self,
         c: &ReasoningMessageChunkEvent<'a>,
     ) -> Result<Vec<Event<'a>>, ReduceErrorKind> {
-        const EV: &str = "REASONING_MESSAGE_CHUNK";
         let tag: Owner = c.base.subagent_run_id.as_ref().map(text);
         let chunk_id = c.message_id.as_ref().map(text);
-        let lane = self.resolve(
-            Kind::Reasoning,
-            chunk_id.as_deref(),
-            &tag,
-            EV,
-            Entity::ReasoningMessage,
-            "messageId",
-        )?;
+        let lane = self.resolve(Kind::Reasoning, chunk_id.as_deref(), &tag)?;
         let mut out: Vec<Event<'a>> = Vec::new();
         let (message_id, opener_sub) = match self.get(&lane) {
             Some(Pending::Reasoning {
@@ -430,7 +428,7 @@ impl Lanes {
                 out.extend(self.close(&lane));
                 let Some(message_id) = chunk_id else {
                     return Err(ReduceErrorKind::ChunkNeedsField {
-                        event: EV,
+                        event: Kind::Reasoning.event(),
                         field: "messageId",
                     });
                 };
@@ -442,11 +440,7 @@ impl Lanes {
                     },
                 );
                 out.push(Event::ReasoningMessageStart(ReasoningMessageStartEvent {
-                    base: EventBase {
-                        metadata: c.base.metadata.clone(),
-                        subagent_run_id: c.base.subagent_run_id.clone(),
-                        ..EventBase::default()
-                    },
+                    base: start_base(&c.base),
                     message_id: c.message_id.clone().unwrap_or_default(),
                     role: Some(Role::Reasoning),
                 }));
@@ -454,23 +448,13 @@ impl Lanes {
             }
         };
         let owner = tag.or(opener_sub);
-        let content = |delta: Str<'a>, raw: bool| {
+        push_content(&mut out, &c.base, &c.delta, &owner, |base, delta| {
             Event::ReasoningMessageContent(ReasoningMessageContentEvent {
-                base: EventBase {
-                    metadata: c.base.metadata.clone(),
-                    raw_event: if raw { c.base.raw_event.clone() } else { None },
-                    subagent_run_id: owner.as_deref().map(owned),
-                    ..EventBase::default()
-                },
+                base,
                 message_id: owned(&message_id),
                 delta,
             })
-        };
-        if c.delta.is_some() || c.base.raw_event.is_some() {
-            out.push(content(c.delta.clone().unwrap_or_default(), true));
-        } else if out.is_empty() && c.base.metadata.is_some() {
-            out.push(content(Str::default(), false));
-        }
+        });
         Ok(out)
     }
 }

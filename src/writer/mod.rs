@@ -37,7 +37,9 @@ mod view;
 
 use std::io::{self, IoSlice, Write};
 
-pub(crate) use view::{ObjectView, Slot, WithTag, for_each_slot, write_object, write_tag};
+pub(crate) use view::{
+    ObjectView, Slot, WithTag, for_each_slot, write_extra_field, write_object, write_tag,
+};
 
 use crate::model::{List, RawJson, Str};
 
@@ -442,22 +444,34 @@ impl WriteJson for bool {
     }
 }
 
+/// Writes `v` in decimal, after a `-` when `negative`.
+#[inline]
+pub(crate) fn write_uint<'d, S: Sink<'d>>(v: u64, negative: bool, out: &mut S) {
+    let mut buf = [0u8; 21];
+    let mut i = buf.len();
+    let mut n = v;
+    loop {
+        i -= 1;
+        if let Some(slot) = buf.get_mut(i) {
+            *slot = b'0' + (n % 10) as u8;
+        }
+        n /= 10;
+        if n == 0 || i == 0 {
+            break;
+        }
+    }
+    if negative && i > 0 {
+        i -= 1;
+        if let Some(slot) = buf.get_mut(i) {
+            *slot = b'-';
+        }
+    }
+    out.push(buf.get(i..).unwrap_or_default());
+}
+
 impl WriteJson for u64 {
     fn write_json<'d, S: Sink<'d>>(&'d self, out: &mut S) {
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        let mut n = *self;
-        loop {
-            i -= 1;
-            if let Some(slot) = buf.get_mut(i) {
-                *slot = b'0' + (n % 10) as u8;
-            }
-            n /= 10;
-            if n == 0 || i == 0 {
-                break;
-            }
-        }
-        out.push(buf.get(i..).unwrap_or_default());
+        write_uint(*self, false, out);
     }
 }
 

@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use serde::ser::SerializeMap;
 
 use super::{Sink, WriteJson};
-use crate::model::{EXTRA_BASE, Extra};
+use crate::model::{EXTRA_BASE, Extra, Field};
 
 /// One entry of an object on its way out: a known field (an index into the type's field names)
 /// or the i-th unknown field.
@@ -123,16 +123,22 @@ pub(crate) fn write_object<'d, V: ObjectView<'d>, S: Sink<'d>>(v: V, out: &mut S
             }
             Slot::Extra(i) => {
                 if let Some(field) = extra.fields().get(i) {
-                    out.push(b"\"");
-                    out.push_borrowed(field.key.raw().as_bytes());
-                    out.push(b"\":");
-                    field.value.write_json(out);
+                    write_extra_field(field, out);
                 }
             }
         }
         Ok(())
     });
     out.push(b"}");
+}
+
+/// Writes an unknown field's entry: its key as it came (already escaped), `:`, its value.
+#[inline]
+pub(crate) fn write_extra_field<'d, S: Sink<'d>>(field: &'d Field<'d>, out: &mut S) {
+    out.push(b"\"");
+    out.push_borrowed(field.key.raw().as_bytes());
+    out.push(b"\":");
+    field.value.write_json(out);
 }
 
 /// An object view whose discriminator (`type`) is supplied from outside: a media part's kind
