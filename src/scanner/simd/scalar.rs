@@ -44,7 +44,7 @@ pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
 }
 
 /// See [`super::special_mask`]: the portable version, also used for the input's last block.
-pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, bool) {
+pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
     let start = at.min(bytes.len());
     let block = &bytes[start..(start + super::BLOCK).min(bytes.len())];
     let mut mask = 0u64;
@@ -55,26 +55,19 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, bool) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let x = u64::from_le_bytes(word);
-        high |= x;
-        let mut m = equal(x, b'"') | equal(x, b'\\') | below(x, 0x20);
-        if m != 0 {
+        let m = equal(x, b'"') | equal(x, b'\\') | below(x, 0x20);
+        if m != 0 || x & HIGHS != 0 {
             // The lowest flag is exact but higher ones may be borrow artefacts: check each byte.
-            m = 0;
             for (i, &b) in chunk.iter().enumerate() {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    m |= 1 << i;
-                }
+                mask |= ((b == b'"' || b == b'\\' || b < 0x20) as u64) << (k + i);
+                high |= ((b >= 0x80) as u64) << (k + i);
             }
-            mask |= m << k;
         }
         k += 8;
     }
-    let mut non_ascii = high & HIGHS != 0;
     for (i, &b) in words.remainder().iter().enumerate() {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            mask |= 1 << (k + i);
-        }
-        non_ascii |= b >= 0x80;
+        mask |= ((b == b'"' || b == b'\\' || b < 0x20) as u64) << (k + i);
+        high |= ((b >= 0x80) as u64) << (k + i);
     }
-    (mask, block.len(), non_ascii)
+    (mask, block.len(), high)
 }
