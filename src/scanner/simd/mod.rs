@@ -86,8 +86,29 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
             let (m, na) = sse2::special_mask(bytes, at);
             return (m, BLOCK, na);
         }
+        return tail_mask(bytes, at);
     }
+    #[allow(unreachable_code)]
     scalar::special_mask(bytes, at)
+}
+
+/// [`special_mask`] for the input's last block (every string of a short SSE frame ends in
+/// it): the vector kernel on a copy padded with spaces, which are neither special nor high.
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+#[inline(never)]
+fn tail_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
+    let rest = bytes.get(at..).unwrap_or_default();
+    let mut block = [b' '; BLOCK];
+    let n = rest.len().min(BLOCK);
+    block[..n].copy_from_slice(&rest[..n]);
+    if level() == 2 {
+        // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
+        // `block` is exactly 64 bytes long.
+        let (m, na) = unsafe { avx2::special_mask(&block, 0) };
+        return (m, n, na);
+    }
+    let (m, na) = sse2::special_mask(&block, 0);
+    (m, n, na)
 }
 
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
