@@ -492,3 +492,22 @@ proptest! {
         same(&doc, &cuts);
     }
 }
+
+#[test]
+fn invalid_utf8_before_an_escape_cut_by_a_chunk_end() {
+    // The bytes before a backslash that a chunk cuts off must still be UTF-8 checked when the
+    // string is read on from the backslash in the next pass.
+    for pad in 0..70 {
+        let mut doc = br#"{"threadId":""#.to_vec();
+        doc.extend(std::iter::repeat_n(b'x', pad));
+        doc.push(0xFF);
+        doc.extend_from_slice(br#"ab\n","runId":"r","messages":[]}"#);
+        let backslash = doc.iter().rposition(|&b| b == b'\\').unwrap();
+        let want = one_shot(&doc, &ParseOptions::default()).unwrap_err();
+        assert_eq!(want.kind(), &ErrorKind::InvalidUtf8);
+        for cut in [backslash, backslash + 1] {
+            let got = feed(&doc, &[cut], &ParseOptions::default());
+            assert_eq!(got.result, Err(want.clone()), "pad {pad} cut {cut}");
+        }
+    }
+}

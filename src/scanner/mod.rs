@@ -165,9 +165,9 @@ impl<'a> Cursor<'a> {
         // (quote, backslash, control) in the block, and the bits are visited in order, so a
         // string dense with escapes (JSON inside JSON) costs one call per block, not per escape.
         let end = 'scan: loop {
-            let (mask, len, na) = simd::special_mask(bytes, pos);
-            non_ascii |= na;
+            let (mask, len, high) = simd::special_mask(bytes, pos);
             if mask == 0 {
+                non_ascii |= high != 0;
                 if len < simd::BLOCK {
                     // No special byte up to the end: a later pass continues from there.
                     let e = RawError::new(ErrorKind::UnexpectedEof, bytes.len());
@@ -193,14 +193,21 @@ impl<'a> Cursor<'a> {
                     continue;
                 }
                 match bytes[at] {
-                    b'"' => break 'scan at,
+                    b'"' => {
+                        // Only the bytes before the closing quote belong to the string.
+                        non_ascii |= high & ((1u64 << (at - pos)) - 1) != 0;
+                        break 'scan at;
+                    }
                     b'\\' => {
                         escaped = true;
                         skip_to = match self.escape(at) {
                             Ok(after) => after,
                             // An escape cut by the end: a later pass reads it again.
+                            // (The block's non-ASCII bytes before `at` must count: a false
+                            // positive only costs a UTF-8 check, a false negative is unsound.)
                             Err(e) if RESUME => {
-                                return Err(self.suspend_string(e, quote, at, escaped, non_ascii));
+                                let na = non_ascii || high != 0;
+                                return Err(self.suspend_string(e, quote, at, escaped, na));
                             }
                             Err(e) => return Err(e),
                         };
@@ -208,6 +215,7 @@ impl<'a> Cursor<'a> {
                     c => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), at)),
                 }
             }
+            non_ascii |= high != 0;
             // An escape may run past the block's end.
             next = next.max(skip_to);
             pos = next;
@@ -649,11 +657,36 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// The end of the run of ASCII digits at `i`, eight bytes at a time while eight are left
+/// (numbers in real payloads are often 13 to 17 digits long).
+#[inline]
 fn digits(b: &[u8], mut i: usize) -> usize {
+    while let Some(Ok(word)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) {
+        let n = leading_digits(u64::from_le_bytes(word));
+        i += n;
+        if n < 8 {
+            return i;
+        }
+    }
     while let Some(b'0'..=b'9') = b.get(i) {
         i += 1;
     }
     i
+}
+
+/// How many bytes of `x`, from the lowest, are ASCII digits before the first that is not.
+#[inline(always)]
+fn leading_digits(x: u64) -> usize {
+    const LOW: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const SEVEN: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    // A digit is a byte whose high nibble is 3 and whose low nibble is below 10. Each byte is
+    // computed on its own: no step below carries from one byte into the next.
+    let high_nibble_wrong = (x & !LOW) ^ 0x3030_3030_3030_3030;
+    let low_nibble_too_big = ((x & LOW) + 0x0606_0606_0606_0606) & !LOW;
+    let bad = high_nibble_wrong | low_nibble_too_big;
+    // The top bit of each byte of `bad` that is not zero (that is, of each non-digit).
+    let flags = (((bad & SEVEN) + SEVEN) | bad) & !SEVEN;
+    (flags.trailing_zeros() / 8) as usize
 }
 
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
@@ -832,6 +865,62 @@ mod tests {
         assert_eq!(e.offset, 9);
         let e = validate_document(b"[\"abc\xffdef\"]", 128).unwrap_err();
         assert_eq!((e.kind, e.offset), (ErrorKind::InvalidUtf8, 5));
+    }
+
+    #[test]
+    fn utf8_is_checked_for_exactly_the_string() {
+        // A string's UTF-8 check must see every byte >= 0x80 before its closing quote, wherever
+        // it falls in the 64-byte blocks (and after escapes), and ASCII strings next to
+        // non-ASCII ones stay valid.
+        for len in 0..140 {
+            for at in 0..len {
+                let mut bad = vec![b'a'; len];
+                bad[at] = 0xFF;
+                if at > 2 {
+                    bad[at - 2] = b'\\';
+                    bad[at - 1] = b'n';
+                }
+                let mut doc = vec![b'"'];
+                doc.extend_from_slice(&bad);
+                doc.extend_from_slice("\",\"é\"".as_bytes());
+                let mut arr = vec![b'['];
+                arr.extend_from_slice(&doc);
+                arr.push(b']');
+                let e = validate_document(&arr, 8).unwrap_err();
+                assert_eq!(
+                    (e.kind, e.offset),
+                    (ErrorKind::InvalidUtf8, 2 + at),
+                    "{len} {at}"
+                );
+                // The same with the byte valid: the whole array is fine.
+                let good = String::from_utf8_lossy(&arr).replace('\u{fffd}', "é");
+                assert!(validate_document(good.as_bytes(), 8).is_ok(), "{good}");
+            }
+        }
+    }
+
+    #[test]
+    fn digit_runs_match_the_bytewise_count() {
+        // Every byte value at every place of a word, and runs crossing word boundaries.
+        for b in 0u8..=255 {
+            for at in 0..10 {
+                let mut v = vec![b'7'; 20];
+                v[at] = b;
+                let want = |from: usize| {
+                    from + v[from..].iter().take_while(|c| c.is_ascii_digit()).count()
+                };
+                for from in [0, 1, at.saturating_sub(1), at] {
+                    assert_eq!(
+                        digits(&v, from),
+                        want(from),
+                        "byte {b:#x} at {at} from {from}"
+                    );
+                }
+            }
+        }
+        assert_eq!(digits(b"", 0), 0);
+        assert_eq!(digits(b"12345678901234567890", 0), 20);
+        assert_eq!(digits(b"12", 5), 5);
     }
 
     #[test]

@@ -65,7 +65,7 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
 /// # Safety
 /// The CPU must support AVX2, and `at + 64 <= bytes.len()`.
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn special_mask(bytes: &[u8], at: usize) -> (u64, bool) {
+pub(crate) unsafe fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
     debug_assert!(at + 64 <= bytes.len());
     let quote = _mm256_set1_epi8(b'"' as i8);
     let backslash = _mm256_set1_epi8(b'\\' as i8);
@@ -86,5 +86,8 @@ pub(crate) unsafe fn special_mask(bytes: &[u8], at: usize) -> (u64, bool) {
         _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(q, b), c)) as u32 as u64
     };
     let mask = special(a) | (special(b) << 32);
-    (mask, _mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0)
+    // The sign bit of each byte is set exactly for the bytes >= 0x80.
+    let high =
+        (_mm256_movemask_epi8(a) as u32 as u64) | ((_mm256_movemask_epi8(b) as u32 as u64) << 32);
+    (mask, high)
 }

@@ -71,9 +71,10 @@ pub(crate) const BLOCK: usize = 64;
 
 /// The mask of special bytes (quote, backslash, control) in the block of up to 64 bytes at
 /// `at`: bit `k` is set when `bytes[at + k]` is special. Returns the mask, the block's length
-/// (64, or what is left of the input), and whether the block holds a byte >= 0x80.
+/// (64, or what is left of the input), and the mask of the block's bytes >= 0x80 (so that a
+/// string knows whether *it* holds one, not just its block).
 #[inline]
-pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, bool) {
+pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
     {
         if at + BLOCK <= bytes.len() {
@@ -85,8 +86,29 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, bool) {
             let (m, na) = sse2::special_mask(bytes, at);
             return (m, BLOCK, na);
         }
+        return tail_mask(bytes, at);
     }
+    #[allow(unreachable_code)]
     scalar::special_mask(bytes, at)
+}
+
+/// [`special_mask`] for the input's last block (every string of a short SSE frame ends in
+/// it): the vector kernel on a copy padded with spaces, which are neither special nor high.
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+#[inline(never)]
+fn tail_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
+    let rest = bytes.get(at..).unwrap_or_default();
+    let mut block = [b' '; BLOCK];
+    let n = rest.len().min(BLOCK);
+    block[..n].copy_from_slice(&rest[..n]);
+    if level() == 2 {
+        // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
+        // `block` is exactly 64 bytes long.
+        let (m, na) = unsafe { avx2::special_mask(&block, 0) };
+        return (m, n, na);
+    }
+    let (m, na) = sse2::special_mask(&block, 0);
+    (m, n, na)
 }
 
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
@@ -181,15 +203,18 @@ mod tests {
         }
     }
 
-    fn reference_mask(bytes: &[u8], at: usize) -> (u64, usize, bool) {
+    fn reference_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
         let block = &bytes[at.min(bytes.len())..(at + BLOCK).min(bytes.len())];
-        let mut m = 0u64;
+        let (mut m, mut high) = (0u64, 0u64);
         for (k, &b) in block.iter().enumerate() {
             if b == b'"' || b == b'\\' || b < 0x20 {
                 m |= 1 << k;
             }
+            if b >= 0x80 {
+                high |= 1 << k;
+            }
         }
-        (m, block.len(), block.iter().any(|&b| b >= 0x80))
+        (m, block.len(), high)
     }
 
     fn check_mask(bytes: &[u8], at: usize) {

@@ -43,38 +43,39 @@ pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
     (i, non_ascii)
 }
 
-/// See [`super::special_mask`]: the portable version, also used for the input's last block.
-pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, bool) {
-    let start = at.min(bytes.len());
-    let block = &bytes[start..(start + super::BLOCK).min(bytes.len())];
-    let mut mask = 0u64;
-    let mut high = 0u64;
-    let mut words = block.chunks_exact(8);
-    let mut k = 0;
-    for chunk in &mut words {
+/// Flags (top bit of the byte) exactly the zero bytes of `t`: no step carries across bytes.
+#[inline(always)]
+fn zero_bytes(t: u64) -> u64 {
+    const SEVEN: u64 = !HIGHS;
+    !(((t & SEVEN) + SEVEN) | t) & HIGHS
+}
+
+/// Packs the top bit of each byte of `flags` (byte `k` -> bit `k`): the multiplier places a
+/// copy of byte `k`'s bit at bit `56 + k`, and no two partial products meet or carry there.
+#[inline(always)]
+fn pack(flags: u64) -> u64 {
+    ((flags >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// See [`super::special_mask`]: the portable version. A block cut by the end of the input is
+/// copied into a buffer padded with spaces (neither special nor high), so every block is
+/// eight whole words.
+pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
+    let rest = bytes.get(at..).unwrap_or_default();
+    let n = rest.len().min(super::BLOCK);
+    let mut block = [b' '; super::BLOCK];
+    block[..n].copy_from_slice(&rest[..n]);
+    let (mut mask, mut high) = (0u64, 0u64);
+    for (k, chunk) in block.chunks_exact(8).enumerate() {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let x = u64::from_le_bytes(word);
-        high |= x;
-        let mut m = equal(x, b'"') | equal(x, b'\\') | below(x, 0x20);
-        if m != 0 {
-            // The lowest flag is exact but higher ones may be borrow artefacts: check each byte.
-            m = 0;
-            for (i, &b) in chunk.iter().enumerate() {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    m |= 1 << i;
-                }
-            }
-            mask |= m << k;
-        }
-        k += 8;
+        // Quote, backslash, or a control byte (its top three bits clear).
+        let special = zero_bytes(x ^ (ONES * b'"' as u64))
+            | zero_bytes(x ^ (ONES * b'\\' as u64))
+            | zero_bytes(x & (ONES * 0xE0));
+        mask |= pack(special) << (8 * k);
+        high |= pack(x & HIGHS) << (8 * k);
     }
-    let mut non_ascii = high & HIGHS != 0;
-    for (i, &b) in words.remainder().iter().enumerate() {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            mask |= 1 << (k + i);
-        }
-        non_ascii |= b >= 0x80;
-    }
-    (mask, block.len(), non_ascii)
+    (mask, n, high)
 }

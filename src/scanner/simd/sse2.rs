@@ -57,7 +57,7 @@ pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
 }
 
 /// See [`super::special_mask`]; the caller guarantees `at + 64 <= bytes.len()`.
-pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, bool) {
+pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
     assert!(at + 64 <= bytes.len());
     // SAFETY: SSE2 is always available on x86_64; the four 16-byte loads cover
     // `bytes[at..at + 64]`, inside the slice by the assertion above; unaligned loads are allowed.
@@ -67,16 +67,16 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, bool) {
         let backslash = _mm_set1_epi8(b'\\' as i8);
         let ctrl_max = _mm_set1_epi8(0x1f);
         let mut mask = 0u64;
-        let mut high = _mm_setzero_si128();
+        let mut high = 0u64;
         for k in 0..4 {
             let v = _mm_loadu_si128(ptr.add(16 * k) as *const __m128i);
-            high = _mm_or_si128(high, v);
+            high |= (_mm_movemask_epi8(v) as u16 as u64) << (16 * k);
             let q = _mm_cmpeq_epi8(v, quote);
             let b = _mm_cmpeq_epi8(v, backslash);
             let c = _mm_cmpeq_epi8(_mm_min_epu8(v, ctrl_max), v);
             let m = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c)) as u16 as u64;
             mask |= m << (16 * k);
         }
-        (mask, _mm_movemask_epi8(high) != 0)
+        (mask, high)
     }
 }
