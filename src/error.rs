@@ -288,10 +288,38 @@ pub(crate) struct RawError {
     pub(crate) offset: usize,
 }
 
+/// How many bytes of an unknown discriminator value an error keeps.
+pub(crate) const UNKNOWN_VARIANT_SHOWN: usize = 64;
+
 impl RawError {
     #[cold]
     pub(crate) fn new(kind: ErrorKind, offset: usize) -> RawError {
         RawError { kind, offset }
+    }
+
+    /// [`ErrorKind::UnknownVariant`] for the value `found` of `field` at `offset`, the value
+    /// cut to its first [`UNKNOWN_VARIANT_SHOWN`] bytes at most, on a character boundary (a
+    /// hostile value may be megabytes long, and any character may straddle the cut).
+    #[cold]
+    pub(crate) fn unknown_variant(
+        field: &'static str,
+        found: &str,
+        expected: &'static str,
+        offset: usize,
+    ) -> RawError {
+        let mut end = found.len().min(UNKNOWN_VARIANT_SHOWN);
+        while !found.is_char_boundary(end) {
+            end -= 1;
+        }
+        let found = found.get(..end).unwrap_or_default().to_owned();
+        RawError::new(
+            ErrorKind::UnknownVariant {
+                field,
+                found,
+                expected,
+            },
+            offset,
+        )
     }
 
     /// Attaches the JSON path, computed from the input.

@@ -827,3 +827,52 @@ fn data_url_trailing_escaped_whitespace_is_trimmed() {
     let url = DataUrl::parse_json(br"data:,a\n", false, 0, &arena).unwrap();
     assert_eq!(url.payload(), br"a\n");
 }
+
+/// Found by the `rewrite` fuzz target: an unknown discriminator value longer than the 64 bytes
+/// an error keeps, with a multibyte character across byte 64, panicked when it was cut. Every
+/// discriminator (message `role`, part `type`, tool call `type`, resume `status`, an event's
+/// `role` or patch `op`) now gets an `UnknownVariant` error with the value cut on a character
+/// boundary.
+#[test]
+fn long_unknown_discriminators_are_cut_on_a_character_boundary() {
+    for pad in 0..4 {
+        // `é` is two bytes, `🎉` four: some pad puts a character across byte 64.
+        let value = format!("{}{}", "x".repeat(pad), "é🎉".repeat(30));
+        let bodies = [
+            format!(
+                r#"{{"threadId":"t","runId":"r","messages":[{{"id":"m","role":"{value}","content":"hi"}}]}}"#
+            ),
+            format!(
+                r#"{{"threadId":"t","runId":"r","messages":[{{"id":"m","role":"user","content":[{{"type":"{value}","text":"a"}}]}}]}}"#
+            ),
+            format!(
+                r#"{{"threadId":"t","runId":"r","messages":[{{"id":"m","role":"assistant","toolCalls":[{{"id":"c","type":"{value}","function":{{"name":"f","arguments":"{{}}"}}}}]}}]}}"#
+            ),
+            format!(
+                r#"{{"threadId":"t","runId":"r","messages":[],"resume":[{{"interruptId":"i","status":"{value}"}}]}}"#
+            ),
+        ];
+        for body in &bodies {
+            let e = input(body.as_bytes()).unwrap_err();
+            let ErrorKind::UnknownVariant { found, .. } = e.kind() else {
+                panic!("{e} for {body}");
+            };
+            assert!(found.len() <= 64 && found.len() > 56, "{found:?}");
+            assert!(value.starts_with(found.as_str()), "{found:?}");
+        }
+        let arena = Bump::new();
+        for event in [
+            format!(r#"{{"type":"TEXT_MESSAGE_START","messageId":"m","role":"{value}"}}"#),
+            format!(r#"{{"type":"STATE_DELTA","delta":[{{"op":"{value}","path":"/a"}}]}}"#),
+        ] {
+            let e = agui_wire::Event::parse(event.as_bytes(), &arena).unwrap_err();
+            let ErrorKind::UnknownVariant { found, .. } = e.kind() else {
+                panic!("{e} for {event}");
+            };
+            assert!(
+                found.len() <= 64 && value.starts_with(found.as_str()),
+                "{found:?}"
+            );
+        }
+    }
+}

@@ -123,16 +123,7 @@ fn variant_error(
     expected: &'static str,
     at: usize,
 ) -> RawError {
-    let mut found = found.unescaped().into_owned();
-    found.truncate(64);
-    RawError::new(
-        ErrorKind::UnknownVariant {
-            field,
-            found,
-            expected,
-        },
-        at,
-    )
+    RawError::unknown_variant(field, &found.unescaped(), expected, at)
 }
 
 impl<'a> Parser<'a, '_> {

@@ -452,16 +452,8 @@ impl<'a> Parser<'a, '_> {
                     let at = self.cur.pos;
                     let t = self.string("type")?;
                     if !t.eq_text("function") {
-                        let mut found = t.unescaped().into_owned();
-                        found.truncate(64);
-                        return Err(RawError::new(
-                            ErrorKind::UnknownVariant {
-                                field: "type",
-                                found,
-                                expected: "function",
-                            },
-                            at,
-                        ));
+                        let found = t.unescaped();
+                        return Err(RawError::unknown_variant("type", &found, "function", at));
                     }
                     call.r#type = Some(t);
                 }
@@ -544,16 +536,8 @@ impl<'a> Parser<'a, '_> {
                     let at = self.cur.pos;
                     let s = self.string("status")?;
                     let st = ResumeStatus::from_name(&s.unescaped()).ok_or_else(|| {
-                        let mut found = s.unescaped().into_owned();
-                        found.truncate(64);
-                        RawError::new(
-                            ErrorKind::UnknownVariant {
-                                field: "status",
-                                found,
-                                expected: "resolved, cancelled",
-                            },
-                            at,
-                        )
+                        let expected = "resolved, cancelled";
+                        RawError::unknown_variant("status", &s.unescaped(), expected, at)
                     })?;
                     set(&mut status, st);
                 }

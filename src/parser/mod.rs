@@ -712,16 +712,7 @@ impl<'a, 'o> Parser<'a, 'o> {
                     let at = self.cur.pos;
                     let value = self.string(tag)?;
                     let k = resolve(&value.unescaped()).ok_or_else(|| {
-                        let mut found = value.unescaped().into_owned();
-                        found.truncate(64);
-                        RawError::new(
-                            ErrorKind::UnknownVariant {
-                                field: tag,
-                                found,
-                                expected,
-                            },
-                            at,
-                        )
+                        RawError::unknown_variant(tag, &value.unescaped(), expected, at)
                     })?;
                     let resume = self.cur.pos;
                     let depth = self.depth;
