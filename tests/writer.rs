@@ -287,3 +287,40 @@ fn parts_and_messages_write_alone() {
         }
     }
 }
+
+/// Found by the `roundtrip` fuzz target: `write_json_to` handed a span of
+/// `VECTORED_THRESHOLD` bytes or more to the writer before the smaller pieces still in its
+/// buffer, so any long string or raw value that was not the first thing written came out in
+/// the wrong place.
+#[test]
+fn write_json_to_keeps_order_around_long_spans() {
+    for len in [4095, 4096, 5000, 8191, 8192, 9000, 20_000] {
+        let long = "a".repeat(len);
+        let state = format!(r#"{{"k":"{}"}}"#, "b".repeat(len));
+        let doc = format!(
+            r#"{{"threadId":"{long}","runId":"r","state":{state},"messages":[{{"id":"m","role":"user","content":"{long}"}},{{"id":"n","role":"user","content":"hi"}}],"x-{long}":1}}"#
+        );
+        let arena = Bump::new();
+        let input = RunAgentInput::parse(doc.as_bytes(), &arena).unwrap();
+        let expected = to_vec(&input);
+        assert_eq!(expected, doc.as_bytes());
+        let mut out = Vec::new();
+        input.write_json_to(&mut out).unwrap();
+        assert_eq!(out, expected, "len {len}");
+        // Through a writer that takes a few bytes per call, too.
+        struct Trickle(Vec<u8>);
+        impl std::io::Write for Trickle {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                let n = b.len().min(7);
+                self.0.extend_from_slice(&b[..n]);
+                Ok(n)
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut t = Trickle(Vec::new());
+        input.write_json_to(&mut t).unwrap();
+        assert_eq!(t.0, expected, "len {len}, trickle");
+    }
+}

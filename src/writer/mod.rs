@@ -403,14 +403,18 @@ impl<W: Write> Sink<'_> for IoSink<W> {
         if self.error.is_some() {
             return;
         }
-        if self.buf.len() + bytes.len() > IO_BUFFER {
-            self.flush_buf();
-        }
         if bytes.len() >= VECTORED_THRESHOLD.min(IO_BUFFER) {
-            if let Err(e) = self.w.write_all(bytes) {
+            // A long span goes to `w` as it is, after what is buffered before it.
+            self.flush_buf();
+            if self.error.is_none()
+                && let Err(e) = self.w.write_all(bytes)
+            {
                 self.error = Some(e);
             }
         } else {
+            if self.buf.len() + bytes.len() > IO_BUFFER {
+                self.flush_buf();
+            }
             self.buf.extend_from_slice(bytes);
         }
     }
