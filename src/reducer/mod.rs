@@ -67,13 +67,17 @@ mod chunks;
 mod error;
 mod index;
 mod json;
+mod object;
 mod order;
 mod patch;
+mod stats;
 mod strip;
 mod verify;
+mod walk;
 
 pub use error::{Entity, ReduceError, ReduceErrorKind, ReduceWarning};
 pub use json::Json;
+pub use object::JsonObject;
 pub use order::EventOrder;
 pub use patch::{PatchError, apply_patch};
 
@@ -82,6 +86,20 @@ use verify::text;
 use crate::events::*;
 use crate::model::{Message, RawJson, Role};
 use crate::writer::{Sink, WriteJson};
+
+/// Units of work (key comparisons, hash probes, tree nodes visited, messages scanned) the
+/// reducer has done on the calling thread. For tests that check a path grows linearly by
+/// comparing the counts at two input sizes; not a stable API.
+///
+/// ```
+/// let before = agui_wire::reducer::work_done();
+/// agui_wire::reducer::Json::parse("[1,2]").unwrap();
+/// assert!(agui_wire::reducer::work_done() > before);
+/// ```
+#[doc(hidden)]
+pub fn work_done() -> u64 {
+    stats::total()
+}
 
 /// Settings of a [`Reducer`].
 ///
@@ -386,9 +404,9 @@ impl Reducer {
     fn merge_metadata(target: &mut Json, incoming: Option<Json>) {
         match (target.get_mut("metadata"), incoming) {
             (_, None) => {}
-            (Some(existing @ Json::Object(_)), Some(Json::Object(members))) => {
-                for (k, v) in members {
-                    existing.set(&k, v);
+            (Some(Json::Object(existing)), Some(Json::Object(ref mut members))) => {
+                for (k, v) in members.take_members() {
+                    existing.insert(k, v);
                 }
             }
             (_, Some(new)) => target.set("metadata", new),
@@ -504,7 +522,7 @@ impl Reducer {
                 if !self.opts.keep_unknown_fields {
                     strip::content(&mut content);
                 }
-                let mut msg = Json::Object(vec![
+                let mut msg = Json::from_members(vec![
                     ("id".into(), Json::String(text(&e.message_id))),
                     ("toolCallId".into(), Json::String(call_id.clone())),
                     ("role".into(), Json::from("tool")),
@@ -633,7 +651,7 @@ impl Reducer {
                 at
             }
             None => {
-                let mut m = Json::Object(vec![
+                let mut m = Json::from_members(vec![
                     ("id".into(), Json::from(id)),
                     ("role".into(), Json::from(role.as_str())),
                     ("content".into(), Json::from("")),
@@ -730,12 +748,12 @@ impl Reducer {
         if msg.get("toolCalls").is_none_or(|c| matches!(c, Json::Null)) {
             msg.set("toolCalls", Json::Array(Vec::new()));
         }
-        let mut call = Json::Object(vec![
+        let mut call = Json::from_members(vec![
             ("id".into(), Json::String(id.clone())),
             ("type".into(), Json::from("function")),
             (
                 "function".into(),
-                Json::Object(vec![
+                Json::from_members(vec![
                     ("name".into(), Json::String(name)),
                     ("arguments".into(), Json::from("")),
                 ]),
@@ -750,7 +768,7 @@ impl Reducer {
     }
 
     fn push_assistant(&mut self, id: String) -> usize {
-        self.push(Json::Object(vec![
+        self.push(Json::from_members(vec![
             ("id".into(), Json::String(id)),
             ("role".into(), Json::from("assistant")),
             ("toolCalls".into(), Json::Array(Vec::new())),
@@ -841,7 +859,7 @@ impl Reducer {
         let id = text(&e.message_id);
         let replace = e.replace.unwrap_or(true);
         let content = self.tree(&e.content)?;
-        let mut fresh = Json::Object(vec![
+        let mut fresh = Json::from_members(vec![
             ("id".into(), Json::String(id.clone())),
             ("role".into(), Json::from("activity")),
             ("activityType".into(), Json::String(text(&e.activity_type))),
