@@ -79,7 +79,9 @@ pub use error::{Entity, ReduceError, ReduceErrorKind, ReduceWarning};
 pub use json::Json;
 pub use object::JsonObject;
 pub use order::EventOrder;
-pub use patch::{PatchError, apply_patch};
+pub use patch::{DEFAULT_MAX_BYTES, PatchError, apply_patch};
+
+use std::collections::{HashMap, HashSet};
 
 use verify::text;
 
@@ -114,9 +116,24 @@ pub struct ReduceOptions {
     /// (default `true`, agui-wire's rule everywhere). `false` drops them, as the TypeScript
     /// client's enforcement stage does.
     pub keep_unknown_fields: bool,
-    /// The deepest nesting of any message or of the state (default 512, at most 1024: the
-    /// reducer's JSON operations recurse this deep).
+    /// The deepest nesting of any message or of the state (default 512, at most 1024).
     pub max_depth: usize,
+    /// The largest state, and the largest content of an activity message, measured as the
+    /// length of its compact JSON text ([`Json::text_len`]; default 256 MiB,
+    /// [`DEFAULT_MAX_BYTES`]). The size is kept up to date operation by operation, and a
+    /// `STATE_SNAPSHOT`, `STATE_DELTA` or `ACTIVITY_DELTA` that would pass it is an error of
+    /// that event ([`ReduceErrorKind::TooLarge`]); a `copy` is measured before it is made, so
+    /// a small patch that doubles a value again and again fails without allocating.
+    pub max_state_bytes: usize,
+    /// How many warnings [`Reducer::warnings`] keeps (default 1000); later ones are only
+    /// counted ([`Reducer::warnings_dropped`]), so a stream that keeps sending ignored events
+    /// does not grow the reducer's memory.
+    pub max_warnings: usize,
+    /// For [`Reducer::apply_json`]: reject an event that holds a JSON Patch operation with an
+    /// unknown `op`, a message with an unknown `role` or a content part with an unknown `type`
+    /// (the parser's verdict), instead of dropping that item with a warning and applying the
+    /// rest, as the TypeScript client's enforcement stage does (default `false`).
+    pub strict_variants: bool,
 }
 
 impl Default for ReduceOptions {
@@ -124,6 +141,9 @@ impl Default for ReduceOptions {
         ReduceOptions {
             keep_unknown_fields: true,
             max_depth: 512,
+            max_state_bytes: DEFAULT_MAX_BYTES,
+            max_warnings: 1000,
+            strict_variants: false,
         }
     }
 }
@@ -155,6 +175,12 @@ pub struct Reducer {
     seen: usize,
     order: EventOrder,
     warnings: Vec<ReduceWarning>,
+    warnings_dropped: usize,
+    /// The state's [`Json::text_len`], kept up to date.
+    state_bytes: usize,
+    /// Where the last `TOOL_CALL_RESULT` went: its assistant message, the place after it, and
+    /// the message count and index generation then (valid while the list is unchanged).
+    last_result: Option<(usize, usize, usize, u64)>,
     failed: Option<ReduceError>,
     index: index::Index,
 }
@@ -213,6 +239,9 @@ impl Reducer {
             seen: 0,
             order: EventOrder::new(),
             warnings: Vec::new(),
+            warnings_dropped: 0,
+            state_bytes: 2,
+            last_result: None,
             failed: None,
             index: index::Index::default(),
         }
@@ -226,6 +255,7 @@ impl Reducer {
     /// assert_eq!(r.state(), &Json::Null);
     /// ```
     pub fn with_state(mut self, state: Json) -> Reducer {
+        self.state_bytes = state.text_len();
         self.state = state;
         self
     }
@@ -271,6 +301,17 @@ impl Reducer {
     /// ```
     pub fn warnings(&self) -> &[ReduceWarning] {
         &self.warnings
+    }
+
+    /// How many warnings were counted but not kept, past
+    /// [`ReduceOptions::max_warnings`].
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Reducer;
+    /// assert_eq!(Reducer::new().warnings_dropped(), 0);
+    /// ```
+    pub fn warnings_dropped(&self) -> usize {
+        self.warnings_dropped
     }
 
     /// How many events [`Reducer::apply`] has been given.
@@ -353,7 +394,24 @@ impl Reducer {
     }
 
     fn warn(&mut self, index: usize, message: String) {
-        self.warnings.push(ReduceWarning { index, message });
+        if self.warnings.len() < self.opts.max_warnings {
+            self.warnings.push(ReduceWarning { index, message });
+        } else {
+            self.warnings_dropped += 1;
+        }
+    }
+
+    fn patch_limits(&self, max_depth: usize) -> patch::Limits {
+        patch::Limits {
+            max_depth,
+            max_bytes: self.opts.max_state_bytes,
+        }
+    }
+
+    fn too_large(&self) -> ReduceErrorKind {
+        ReduceErrorKind::TooLarge {
+            limit: self.opts.max_state_bytes,
+        }
     }
 
     fn tree(&self, raw: &RawJson<'_>) -> Result<Json, ReduceErrorKind> {
@@ -418,24 +476,10 @@ impl Reducer {
         self.index.tool_call(&self.messages, id)
     }
 
-    /// The first *assistant* message holding tool call `id`.
+    /// The first assistant message holding tool call `id` (only assistant messages hold tool
+    /// calls, see the index).
     fn find_assistant_call(&mut self, id: &str) -> Option<(usize, usize)> {
-        let is_assistant = |m: &Json| m.get("role").and_then(Json::as_str) == Some("assistant");
-        match self.find_tool_call(id) {
-            Some(at) if self.messages.get(at.0).is_some_and(is_assistant) => Some(at),
-            None => None,
-            // Rare: the first holder is not an assistant message; scan the assistant ones.
-            Some(_) => self.messages.iter().enumerate().find_map(|(mi, m)| {
-                if !is_assistant(m) {
-                    return None;
-                }
-                let calls = m.get("toolCalls")?.as_array()?;
-                let ci = calls
-                    .iter()
-                    .position(|c| c.get("id").and_then(Json::as_str) == Some(id))?;
-                Some((mi, ci))
-            }),
-        }
+        self.find_tool_call(id)
     }
 
     fn tool_call_mut(&mut self, (mi, ci): (usize, usize)) -> Option<&mut Json> {
@@ -536,25 +580,60 @@ impl Reducer {
                     None => {
                         self.push(msg);
                     }
-                    Some((at, _)) => {
-                        let mut at = at + 1;
+                    Some((assistant, _)) => {
+                        // After the assistant message and the tool messages right after it;
+                        // a run of results for one message resumes where the last one went.
+                        let mut at = match self.last_result {
+                            Some((a, next, len, generation))
+                                if a == assistant
+                                    && len == self.messages.len()
+                                    && generation == self.index.generation() =>
+                            {
+                                next
+                            }
+                            _ => assistant + 1,
+                        };
                         while self
                             .messages
                             .get(at)
                             .is_some_and(|m| m.get("role").and_then(Json::as_str) == Some("tool"))
                         {
+                            stats::tick(1);
                             at += 1;
                         }
-                        self.messages.insert(at, msg);
-                        self.index.invalidate();
+                        if at == self.messages.len() {
+                            self.push(msg);
+                        } else {
+                            self.messages.insert(at, msg);
+                            self.index.inserted(&self.messages, at);
+                        }
+                        self.last_result = Some((
+                            assistant,
+                            at + 1,
+                            self.messages.len(),
+                            self.index.generation(),
+                        ));
                     }
                 }
             }
-            Event::StateSnapshot(e) => self.state = self.tree(&e.snapshot)?,
+            Event::StateSnapshot(e) => {
+                let state = self.tree(&e.snapshot)?;
+                let bytes = state.text_len();
+                if bytes > self.opts.max_state_bytes {
+                    return Err(self.too_large());
+                }
+                self.state = state;
+                self.state_bytes = bytes;
+            }
             Event::StateDelta(e) => {
                 let patch = self.patch_tree(&e.delta)?;
-                match apply_patch(&self.state, &patch, depth) {
-                    Ok(state) => self.state = state,
+                let limits = self.patch_limits(depth);
+                match patch::apply(&self.state, patch, self.state_bytes, &limits) {
+                    Ok((state, bytes)) => {
+                        self.state = state;
+                        self.state_bytes = bytes;
+                    }
+                    Err(err) if err.reason == patch::TOO_LARGE => return Err(self.too_large()),
                     Err(err) => self.warn(index, format!("STATE_DELTA not applied: {err}")),
                 }
             }
@@ -573,12 +652,15 @@ impl Reducer {
                     return Ok(());
                 }
                 let patch = self.patch_tree(&e.patch)?;
+                let limits = self.patch_limits(depth.saturating_sub(2));
+                let empty = Json::object();
+                let base = self.messages[at].get("content").unwrap_or(&empty);
+                let result = patch::apply(base, patch, base.text_len(), &limits);
+                if matches!(&result, Err(err) if err.reason == patch::TOO_LARGE) {
+                    return Err(self.too_large());
+                }
                 Self::merge_metadata(&mut self.messages[at], meta);
-                let base = self.messages[at]
-                    .get("content")
-                    .cloned()
-                    .unwrap_or_else(Json::object);
-                match apply_patch(&base, &patch, depth.saturating_sub(2)) {
+                match result.map(|(content, _)| content) {
                     Ok(content) => {
                         let msg = &mut self.messages[at];
                         msg.set("content", content);
@@ -781,13 +863,17 @@ impl Reducer {
             .iter()
             .map(|m| self.message_tree(m))
             .collect::<Result<_, _>>()?;
-        let id_of = |m: &Json| m.get("id").and_then(Json::as_str).map(str::to_owned);
-        let role_of = |m: &Json| m.get("role").and_then(Json::as_str).map(str::to_owned);
+        fn id_of(m: &Json) -> Option<&str> {
+            m.get("id").and_then(Json::as_str)
+        }
+        fn role_of(m: &Json) -> Option<&str> {
+            m.get("role").and_then(Json::as_str)
+        }
         // Which activity types the snapshot speaks for.
         enum Owned {
             Undeclared,
             All,
-            Types(Vec<String>),
+            Types(HashSet<String>),
         }
         let owned = match e.base.metadata.as_ref().map(|m| self.tree(m)).transpose()? {
             Some(meta) => match meta.get("@ag-ui/client") {
@@ -800,23 +886,19 @@ impl Reducer {
                             .filter_map(|t| t.as_str().map(str::to_owned))
                             .collect(),
                     ),
-                    Some(_) => Owned::Types(Vec::new()),
+                    Some(_) => Owned::Types(HashSet::new()),
                 },
-                Some(_) => Owned::Types(Vec::new()),
+                Some(_) => Owned::Types(HashSet::new()),
             },
             None => Owned::Undeclared,
         };
-        let has_activity = incoming
-            .iter()
-            .any(|m| role_of(m).as_deref() == Some("activity"));
-        let has_reasoning = incoming
-            .iter()
-            .any(|m| role_of(m).as_deref() == Some("reasoning"));
-        let preserved = |m: &Json| match role_of(m).as_deref() {
+        let has_activity = incoming.iter().any(|m| role_of(m) == Some("activity"));
+        let has_reasoning = incoming.iter().any(|m| role_of(m) == Some("reasoning"));
+        let preserved = |m: &Json| match role_of(m) {
             Some("activity") => match &owned {
                 Owned::Types(types) => {
                     let t = m.get("activityType").and_then(Json::as_str).unwrap_or("");
-                    !types.iter().any(|x| x == t)
+                    !types.contains(t)
                 }
                 Owned::All => false,
                 Owned::Undeclared => !has_activity,
@@ -825,23 +907,46 @@ impl Reducer {
             _ => false,
         };
         // The snapshot's message for an id: the last one with that id.
-        let snapshot_for = |id: &Option<String>| -> Option<&Json> {
-            id.as_ref()?;
-            incoming.iter().rev().find(|m| id_of(m) == *id)
-        };
+        let mut last: HashMap<&str, usize> = HashMap::with_capacity(incoming.len());
+        for (i, m) in incoming.iter().enumerate() {
+            stats::tick(1);
+            if let Some(id) = id_of(m) {
+                last.insert(id, i);
+            }
+        }
         let old = std::mem::take(&mut self.messages);
         let mut kept = Vec::with_capacity(incoming.len());
+        // The ids of the messages kept (replaced ones by their snapshot id, preserved ones
+        // by their own), and whether one has no id.
+        let mut replaced: HashSet<&str> = HashSet::new();
+        let mut preserved_ids: HashSet<String> = HashSet::new();
+        let mut kept_without_id = false;
         for m in old {
-            let id = id_of(&m);
-            match snapshot_for(&id) {
-                Some(new) => kept.push(new.clone()),
-                None if preserved(&m) => kept.push(m),
+            stats::tick(1);
+            match id_of(&m).and_then(|id| last.get_key_value(id)) {
+                Some((&id, &i)) => {
+                    replaced.insert(id);
+                    kept.push(incoming[i].clone());
+                }
+                None if preserved(&m) => {
+                    match id_of(&m) {
+                        Some(id) => {
+                            preserved_ids.insert(id.to_owned());
+                        }
+                        None => kept_without_id = true,
+                    }
+                    kept.push(m);
+                }
                 None => {}
             }
         }
-        let existing: std::collections::HashSet<Option<String>> = kept.iter().map(id_of).collect();
         for m in &incoming {
-            if !existing.contains(&id_of(m)) {
+            stats::tick(1);
+            let known = match id_of(m) {
+                Some(id) => replaced.contains(id) || preserved_ids.contains(id),
+                None => kept_without_id,
+            };
+            if !known {
                 kept.push(m.clone());
             }
         }

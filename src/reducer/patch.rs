@@ -53,9 +53,16 @@ fn tokens(pointer: &str) -> Option<Vec<String>> {
         return Some(Vec::new());
     }
     let rest = pointer.strip_prefix('/')?;
+    super::stats::tick(1);
     Some(
         rest.split('/')
-            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .map(|t| {
+                if t.contains('~') {
+                    t.replace("~1", "/").replace("~0", "~")
+                } else {
+                    t.to_owned()
+                }
+            })
             .collect(),
     )
 }
@@ -142,8 +149,14 @@ fn remove(doc: &mut Json, path: &[String]) -> Result<Json, &'static str> {
     }
 }
 
+/// The default of [`apply_patch`]'s size limit, and of
+/// [`ReduceOptions::max_state_bytes`](super::ReduceOptions::max_state_bytes): 256 MiB.
+pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
+
 /// Applies `patch` (a JSON array of operations) to a copy of `doc` and returns the result.
-/// `max_depth` bounds the nesting of the result.
+/// `max_depth` bounds the nesting of the result, and its size (as [`Json::text_len`]) may not
+/// pass 256 MiB ([`DEFAULT_MAX_BYTES`]): a `copy` that would cross it fails before anything is
+/// copied.
 ///
 /// ```
 /// use agui_wire::reducer::{Json, apply_patch};
@@ -155,41 +168,116 @@ fn remove(doc: &mut Json, path: &[String]) -> Result<Json, &'static str> {
 /// assert_eq!(out.to_string(), r#"{"cart":[{"sku":"A1"}],"total":12.5,"last":{"sku":"A1"}}"#);
 /// ```
 pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, PatchError> {
-    let mut out = doc.clone();
-    let ops = match patch {
-        Json::Array(ops) => ops.as_slice(),
-        _ => {
-            return Err(PatchError {
-                index: 0,
-                operation: String::new(),
-                reason: "the patch is not an array",
-            });
-        }
+    let limits = Limits {
+        max_depth,
+        max_bytes: DEFAULT_MAX_BYTES,
     };
-    for (i, op) in ops.iter().enumerate() {
-        let name = op.get("op").and_then(Json::as_str).unwrap_or("");
-        let path_text = op.get("path").and_then(Json::as_str).unwrap_or("");
+    apply(doc, patch.clone(), doc.text_len(), &limits).map(|(out, _)| out)
+}
+
+/// The bounds of [`apply`].
+pub(crate) struct Limits {
+    pub(crate) max_depth: usize,
+    /// The largest result, as [`Json::text_len`].
+    pub(crate) max_bytes: usize,
+}
+
+/// Why the result would be too big.
+pub(crate) const TOO_LARGE: &str = "the result would be larger than the size limit";
+
+/// The added text length of a member or element of `v` in a container that holds `n` others.
+fn member_len(v: &Json, key: Option<&str>, n: usize) -> usize {
+    v.text_len() + key.map_or(0, |k| k.len() + 3) + usize::from(n > 0)
+}
+
+/// How many members or elements the container at `path` holds (0 when it is not one).
+fn count_at(doc: &Json, path: &[String]) -> usize {
+    match get(doc, path) {
+        Some(Json::Array(a)) => a.len(),
+        Some(Json::Object(o)) => o.len(),
+        _ => 0,
+    }
+}
+
+/// The text length the document loses when the value at `path` goes (0 if it does not exist).
+fn removed_len(doc: &Json, path: &[String]) -> usize {
+    let Some((last, parent)) = path.split_last() else {
+        return doc.text_len();
+    };
+    match get(doc, path) {
+        Some(v) => {
+            let key = matches!(get(doc, parent), Some(Json::Object(_))).then_some(last.as_str());
+            member_len(v, key, count_at(doc, parent).saturating_sub(1))
+        }
+        None => 0,
+    }
+}
+
+/// The text length `add`ing `v` at `path` adds (the replaced member's length taken off).
+fn added_len(doc: &Json, path: &[String], v: &Json) -> (usize, usize) {
+    let Some((last, parent)) = path.split_last() else {
+        return (v.text_len(), doc.text_len());
+    };
+    match get(doc, parent) {
+        Some(Json::Object(o)) => match o.get(last) {
+            Some(old) => (v.text_len(), old.text_len()),
+            None => (member_len(v, Some(last), o.len()), 0),
+        },
+        Some(Json::Array(a)) => (member_len(v, None, a.len()), 0),
+        _ => (0, 0),
+    }
+}
+
+/// Applies `patch` to a copy of `doc` (whose text length is `size`), giving the result and its
+/// text length, kept up to date operation by operation. The operations' values are moved out
+/// of `patch`, not copied; a `copy` is measured before it is made.
+pub(crate) fn apply(
+    doc: &Json,
+    mut patch: Json,
+    mut size: usize,
+    limits: &Limits,
+) -> Result<(Json, usize), PatchError> {
+    let max_depth = limits.max_depth;
+    let Json::Array(ops) = &mut patch else {
+        return Err(PatchError {
+            index: 0,
+            operation: String::new(),
+            reason: "the patch is not an array",
+        });
+    };
+    let mut out = doc.clone();
+    // What `copy` operations have copied so far: bounded by the size limit too, so that a
+    // patch copying a big value in and out again cannot make work without end.
+    let mut copied = 0usize;
+    for (i, op) in ops.iter_mut().enumerate() {
+        super::stats::tick(1);
+        let name = op.get("op").and_then(Json::as_str).unwrap_or("").to_owned();
+        let path_text = op
+            .get("path")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_owned();
         let err = |reason| PatchError {
             index: i,
             operation: format!("{name} {path_text}"),
             reason,
         };
-        let path = op
-            .get("path")
-            .and_then(Json::as_str)
-            .and_then(tokens)
+        if !matches!(
+            name.as_str(),
+            "add" | "remove" | "replace" | "move" | "copy" | "test"
+        ) {
+            return Err(err("unknown `op`"));
+        }
+        let path = tokens(&path_text)
+            .filter(|_| op.get("path").and_then(Json::as_str).is_some())
             .ok_or_else(|| err("`path` is not a JSON Pointer"))?;
+        let from = op.get("from").and_then(Json::as_str).and_then(tokens);
         let from = || {
-            op.get("from")
-                .and_then(Json::as_str)
-                .and_then(tokens)
+            from.clone()
                 .ok_or_else(|| err("`from` is not a JSON Pointer"))
         };
-        let value = || {
-            op.get("value")
-                .cloned()
-                .ok_or_else(|| err("`value` is missing"))
-        };
+        let value = op.remove("value");
+        let value = || value.ok_or_else(|| err("`value` is missing"));
         let check_depth = |v: &Json| {
             if path.len() + v.depth() > max_depth {
                 Err(err("the result would nest deeper than the limit"))
@@ -197,20 +285,34 @@ pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, P
                 Ok(())
             }
         };
-        match name {
+        let grow = |size: usize, (add, sub): (usize, usize)| {
+            let next = size.saturating_add(add).saturating_sub(sub);
+            if next > limits.max_bytes {
+                Err(err(TOO_LARGE))
+            } else {
+                Ok(next)
+            }
+        };
+        match name.as_str() {
             "add" => {
                 let v = value()?;
                 check_depth(&v)?;
+                let next = grow(size, added_len(&out, &path, &v))?;
                 add(&mut out, &path, v).map_err(err)?;
+                size = next;
             }
             "remove" => {
+                let gone = removed_len(&out, &path);
                 remove(&mut out, &path).map_err(err)?;
+                size = size.saturating_sub(gone);
             }
             "replace" => {
                 let v = value()?;
                 check_depth(&v)?;
                 let slot = get_mut(&mut out, &path).ok_or_else(|| err(NO_PATH))?;
+                let next = grow(size, (v.text_len(), slot.text_len()))?;
                 *slot = v;
+                size = next;
             }
             "move" => {
                 let from = from()?;
@@ -223,28 +325,36 @@ pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, P
                 }
                 let v = get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
                 check_depth(v)?;
+                let gone = removed_len(&out, &from);
                 let v = remove(&mut out, &from).map_err(err)?;
+                let next = grow(size.saturating_sub(gone), added_len(&out, &path, &v))?;
                 add(&mut out, &path, v).map_err(err)?;
+                size = next;
             }
             "copy" => {
                 let from = from()?;
-                let v = get(&out, &from)
-                    .ok_or_else(|| err("`from` does not exist"))?
-                    .clone();
-                check_depth(&v)?;
+                let src = get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
+                check_depth(src)?;
+                // Measured before it is made: a copy past the limit allocates nothing.
+                let next = grow(size, added_len(&out, &path, src))?;
+                copied = copied.saturating_add(src.text_len());
+                if copied > limits.max_bytes {
+                    return Err(err(TOO_LARGE));
+                }
+                let v = src.clone();
                 add(&mut out, &path, v).map_err(err)?;
+                size = next;
             }
-            "test" => {
+            _ => {
                 let v = value()?;
                 let cur = get(&out, &path).ok_or_else(|| err(NO_PATH))?;
                 if *cur != v {
                     return Err(err("the test failed: the value differs"));
                 }
             }
-            _ => return Err(err("unknown `op`")),
         }
     }
-    Ok(out)
+    Ok((out, size))
 }
 
 #[cfg(test)]
