@@ -64,6 +64,7 @@
 //!   [`Reducer::with_state`] and [`Reducer::with_messages`] change them.
 
 mod chunks;
+mod enforce;
 mod error;
 mod index;
 mod json;
@@ -85,6 +86,7 @@ use std::collections::{HashMap, HashSet};
 
 use verify::text;
 
+use crate::ParseOptions;
 use crate::events::*;
 use crate::model::{Message, RawJson, Role};
 use crate::writer::{Sink, WriteJson};
@@ -369,6 +371,57 @@ impl Reducer {
             }
         }
         Ok(())
+    }
+
+    /// Parses one event from its JSON text (an SSE frame's data) and applies it, reading it
+    /// the way the TypeScript client does: a JSON Patch operation with an unknown `op` (in
+    /// `STATE_DELTA` or `ACTIVITY_DELTA`), a message with an unknown `role` (in
+    /// `MESSAGES_SNAPSHOT` or `RUN_STARTED.input`) or a content part with an unknown `type`
+    /// is dropped, with a warning naming the event and the item, and the rest of the event
+    /// applies. With [`ReduceOptions::strict_variants`] such an event is an error, as is any
+    /// event the parser rejects ([`ReduceErrorKind::Invalid`]).
+    ///
+    /// ```
+    /// use agui_wire::{ParseOptions, reducer::Reducer};
+    /// let mut r = Reducer::new();
+    /// let opts = ParseOptions::default();
+    /// r.apply_json(br#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#, &opts).unwrap();
+    /// r.apply_json(br#"{"type":"STATE_DELTA","delta":[{"op":"merge","path":"/a","value":1},
+    ///                 {"op":"add","path":"/b","value":2}]}"#, &opts).unwrap();
+    /// assert_eq!(r.state().to_string(), r#"{"b":2}"#);
+    /// assert_eq!(r.warnings()[0].to_string(),
+    ///     "event 1: STATE_DELTA: dropped delta[0] (unknown op \"merge\"), as the TypeScript client does");
+    /// assert!(r.apply_json(b"not json", &opts).is_err());
+    /// ```
+    pub fn apply_json(&mut self, frame: &[u8], options: &ParseOptions) -> Result<(), ReduceError> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone());
+        }
+        let arena = bumpalo::Bump::new();
+        let parsed = if self.opts.strict_variants {
+            Event::parse_with(frame, &arena, options).map(|ev| (ev, Vec::new()))
+        } else {
+            enforce::parse(frame, &arena, options)
+        };
+        match parsed {
+            Ok((event, dropped)) => {
+                let name = event.type_name().into_owned();
+                for d in dropped {
+                    let message = format!(
+                        "{name}: dropped {} ({}), as the TypeScript client does",
+                        d.path, d.why
+                    );
+                    self.warn(self.seen, message);
+                }
+                self.apply(&event)
+            }
+            Err(error) => {
+                let err = ReduceError::new(self.seen, ReduceErrorKind::Invalid { error });
+                self.seen += 1;
+                self.failed = Some(err.clone());
+                Err(err)
+            }
+        }
     }
 
     /// `{"messages":[...],"state":...}` as a compact JSON string (the bytes of
