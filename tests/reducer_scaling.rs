@@ -293,8 +293,9 @@ fn copy_doubling_is_rejected_at_the_size_limit_without_allocating() {
 
 #[test]
 fn a_state_snapshot_over_the_limit_is_an_error() {
+    // {"a":12}: an object, a key and a number: 107 bytes on a 64-bit machine.
     let mut r = Reducer::with_options(ReduceOptions {
-        max_state_bytes: 10,
+        max_state_bytes: 108,
         ..ReduceOptions::default()
     });
     let arena = Bump::new();
@@ -310,40 +311,50 @@ fn a_state_snapshot_over_the_limit_is_an_error() {
     let err = r.apply(&big).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "event 2: the state would grow past the limit of 10 bytes (ReduceOptions::max_state_bytes)"
+        "event 2: the state would grow past the limit of 108 bytes (ReduceOptions::max_state_bytes)"
     );
 }
 
 #[test]
-fn tracked_state_size_matches_the_text() {
-    // After a mix of operations the tracked size is what the writer writes.
-    let arena = Bump::new();
-    let mut r = Reducer::with_options(ReduceOptions {
-        max_state_bytes: 60,
-        ..ReduceOptions::default()
-    });
+fn tracked_state_size_is_exact() {
+    // After a mix of operations, the size the reducer tracked is the state's `approx_size`:
+    // a member that fits exactly is accepted, one byte more is not.
     let events = [
         RS,
-        r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":[1,2],"b":{"c":"x"}}}"#,
-        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a/0","value":0},{"op":"remove","path":"/b/c"},{"op":"move","from":"/a","path":"/b/a"},{"op":"copy","from":"/b","path":"/d"},{"op":"replace","path":"/d/a","value":"long string"}]}"#,
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":[1,2],"b":{"c":"x"},"z":"a long string"}}"#,
+        // Shrinking first, so that the end is the largest the state gets.
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/b/c"},{"op":"replace","path":"/z","value":1},{"op":"move","from":"/a","path":"/b/a"},{"op":"add","path":"/b/a/0","value":0},{"op":"add","path":"/b/k","value":"v"},{"op":"copy","from":"/b","path":"/d"}]}"#,
     ];
-    for text in events {
-        r.apply(&Event::parse(text.as_bytes(), &arena).unwrap())
-            .unwrap();
-    }
-    let text = r.state().to_string();
-    assert_eq!(text, r#"{"b":{"a":[0,1,2]},"d":{"a":"long string"}}"#);
-    // 43 bytes: one more 20-byte member passes the limit of 60.
     let grow =
         r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/e","value":"0123456789abcd"}]}"#;
-    let err = r
-        .apply(&Event::parse(grow.as_bytes(), &arena).unwrap())
-        .unwrap_err();
-    assert!(
-        matches!(err.kind(), ReduceErrorKind::TooLarge { .. }),
-        "{err}"
+    let (r, _) = run(&events.map(String::from), ReduceOptions::default());
+    assert_eq!(
+        r.state().to_string(),
+        r#"{"b":{"a":[0,1,2],"k":"v"},"z":1,"d":{"a":[0,1,2],"k":"v"}}"#
     );
-    assert_eq!(r.state().text_len(), text.len());
+    let member = std::mem::size_of::<Json>() + 14 + std::mem::size_of::<String>() + 1;
+    let fits = r.state().approx_size() + member;
+    for (limit, ok) in [(fits, true), (fits - 1, false)] {
+        let mut r = Reducer::with_options(ReduceOptions {
+            max_state_bytes: limit,
+            ..ReduceOptions::default()
+        });
+        for text in events.iter().chain([&grow]) {
+            let arena = Bump::new();
+            let res = r.apply(&Event::parse(text.as_bytes(), &arena).unwrap());
+            if text == &grow {
+                assert_eq!(res.is_ok(), ok, "limit {limit}: {res:?}");
+                if !ok {
+                    assert!(matches!(
+                        res.unwrap_err().kind(),
+                        ReduceErrorKind::TooLarge { .. }
+                    ));
+                }
+            } else {
+                res.unwrap();
+            }
+        }
+    }
 }
 
 #[test]
@@ -389,7 +400,7 @@ fn deep_trees_do_not_use_the_call_stack() {
     let copy = tree.clone();
     assert!(copy == tree);
     assert_eq!(copy.to_string().len(), text.len());
-    assert_eq!(copy.text_len(), text.len());
+    assert_eq!(copy.approx_size(), depth * std::mem::size_of::<Json>());
     let mut nested = Json::object();
     for _ in 0..depth {
         nested = Json::from_members(vec![("k".into(), nested)]);

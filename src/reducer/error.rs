@@ -235,7 +235,7 @@ pub enum ReduceErrorKind {
     /// The state (or an activity message's content) would grow past
     /// [`ReduceOptions::max_state_bytes`](super::ReduceOptions::max_state_bytes).
     TooLarge {
-        /// The limit, in bytes of compact JSON text.
+        /// The limit, in bytes ([`Json::approx_size`](super::Json::approx_size)).
         limit: usize,
     },
     /// The event's bytes are not a valid event ([`Reducer::apply_json`](super::Reducer::apply_json)).

@@ -329,15 +329,19 @@ impl Json {
         Json::Object(JsonObject::from(members))
     }
 
-    /// The length of the value's compact JSON text, counting each string as its characters
-    /// and quotes (escapes aside): the measure of the reducer's state-size limit.
+    /// An estimate of the memory the value holds, in bytes: the size of a `Json` per value,
+    /// of a `String` per object key, plus the bytes of its strings, numbers and keys
+    /// (allocator overhead and spare capacity aside). The measure of
+    /// [`ReduceOptions::max_state_bytes`](super::ReduceOptions::max_state_bytes).
     ///
     /// ```
     /// # use agui_wire::reducer::Json;
-    /// assert_eq!(Json::parse(r#"{"a":[1,true]}"#).unwrap().text_len(), 14);
+    /// let v = Json::parse(r#"{"ab":[1,"xyz"]}"#).unwrap();
+    /// let (value, key) = (std::mem::size_of::<Json>(), std::mem::size_of::<String>());
+    /// assert_eq!(v.approx_size(), 4 * value + key + 2 + 1 + 3);
     /// ```
-    pub fn text_len(&self) -> usize {
-        walk::text_len(self)
+    pub fn approx_size(&self) -> usize {
+        walk::approx_size(self)
     }
 
     /// An empty object.

@@ -120,9 +120,8 @@ pub struct ReduceOptions {
     pub keep_unknown_fields: bool,
     /// The deepest nesting of any message or of the state (default 512, at most 1024).
     pub max_depth: usize,
-    /// The largest state, and the largest content of an activity message, measured as the
-    /// length of its compact JSON text ([`Json::text_len`]; default 256 MiB,
-    /// [`DEFAULT_MAX_BYTES`]). The size is kept up to date operation by operation, and a
+    /// The largest state, and the largest content of an activity message, in bytes of memory
+    /// as [`Json::approx_size`] estimates them (default 256 MiB, [`DEFAULT_MAX_BYTES`]). The size is kept up to date operation by operation, and a
     /// `STATE_SNAPSHOT`, `STATE_DELTA` or `ACTIVITY_DELTA` that would pass it is an error of
     /// that event ([`ReduceErrorKind::TooLarge`]); a `copy` is measured before it is made, so
     /// a small patch that doubles a value again and again fails without allocating.
@@ -178,7 +177,7 @@ pub struct Reducer {
     order: EventOrder,
     warnings: Vec<ReduceWarning>,
     warnings_dropped: usize,
-    /// The state's [`Json::text_len`], kept up to date.
+    /// The state's [`Json::approx_size`], kept up to date.
     state_bytes: usize,
     /// Where the last `TOOL_CALL_RESULT` went: its assistant message, the place after it, and
     /// the message count and index generation then (valid while the list is unchanged).
@@ -242,7 +241,7 @@ impl Reducer {
             order: EventOrder::new(),
             warnings: Vec::new(),
             warnings_dropped: 0,
-            state_bytes: 2,
+            state_bytes: Json::object().approx_size(),
             last_result: None,
             failed: None,
             index: index::Index::default(),
@@ -257,7 +256,7 @@ impl Reducer {
     /// assert_eq!(r.state(), &Json::Null);
     /// ```
     pub fn with_state(mut self, state: Json) -> Reducer {
-        self.state_bytes = state.text_len();
+        self.state_bytes = state.approx_size();
         self.state = state;
         self
     }
@@ -671,7 +670,7 @@ impl Reducer {
             }
             Event::StateSnapshot(e) => {
                 let state = self.tree(&e.snapshot)?;
-                let bytes = state.text_len();
+                let bytes = state.approx_size();
                 if bytes > self.opts.max_state_bytes {
                     return Err(self.too_large());
                 }
@@ -708,7 +707,7 @@ impl Reducer {
                 let limits = self.patch_limits(depth.saturating_sub(2));
                 let empty = Json::object();
                 let base = self.messages[at].get("content").unwrap_or(&empty);
-                let result = patch::apply(base, patch, base.text_len(), &limits);
+                let result = patch::apply(base, patch, base.approx_size(), &limits);
                 if matches!(&result, Err(err) if err.reason == patch::TOO_LARGE) {
                     return Err(self.too_large());
                 }

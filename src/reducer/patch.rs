@@ -154,9 +154,9 @@ fn remove(doc: &mut Json, path: &[String]) -> Result<Json, &'static str> {
 pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
 
 /// Applies `patch` (a JSON array of operations) to a copy of `doc` and returns the result.
-/// `max_depth` bounds the nesting of the result, and its size (as [`Json::text_len`]) may not
-/// pass 256 MiB ([`DEFAULT_MAX_BYTES`]): a `copy` that would cross it fails before anything is
-/// copied.
+/// `max_depth` bounds the nesting of the result, and its size (as [`Json::approx_size`]) may
+/// not pass 256 MiB ([`DEFAULT_MAX_BYTES`]): a `copy` that would cross it fails before anything
+/// is copied.
 ///
 /// ```
 /// use agui_wire::reducer::{Json, apply_patch};
@@ -172,64 +172,55 @@ pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, P
         max_depth,
         max_bytes: DEFAULT_MAX_BYTES,
     };
-    apply(doc, patch.clone(), doc.text_len(), &limits).map(|(out, _)| out)
+    apply(doc, patch.clone(), doc.approx_size(), &limits).map(|(out, _)| out)
 }
 
 /// The bounds of [`apply`].
 pub(crate) struct Limits {
     pub(crate) max_depth: usize,
-    /// The largest result, as [`Json::text_len`].
+    /// The largest result, as [`Json::approx_size`].
     pub(crate) max_bytes: usize,
 }
 
 /// Why the result would be too big.
 pub(crate) const TOO_LARGE: &str = "the result would be larger than the size limit";
 
-/// The added text length of a member or element of `v` in a container that holds `n` others.
-fn member_len(v: &Json, key: Option<&str>, n: usize) -> usize {
-    v.text_len() + key.map_or(0, |k| k.len() + 3) + usize::from(n > 0)
+/// What a member (with its key) or element adds to the size of its container.
+fn member_size(v: &Json, key: Option<&str>) -> usize {
+    v.approx_size() + key.map_or(0, super::walk::key_size)
 }
 
-/// How many members or elements the container at `path` holds (0 when it is not one).
-fn count_at(doc: &Json, path: &[String]) -> usize {
-    match get(doc, path) {
-        Some(Json::Array(a)) => a.len(),
-        Some(Json::Object(o)) => o.len(),
-        _ => 0,
-    }
-}
-
-/// The text length the document loses when the value at `path` goes (0 if it does not exist).
-fn removed_len(doc: &Json, path: &[String]) -> usize {
+/// The size the document loses when the value at `path` goes (0 if it does not exist).
+fn removed_size(doc: &Json, path: &[String]) -> usize {
     let Some((last, parent)) = path.split_last() else {
-        return doc.text_len();
+        return doc.approx_size();
     };
     match get(doc, path) {
         Some(v) => {
             let key = matches!(get(doc, parent), Some(Json::Object(_))).then_some(last.as_str());
-            member_len(v, key, count_at(doc, parent).saturating_sub(1))
+            member_size(v, key)
         }
         None => 0,
     }
 }
 
-/// The text length `add`ing `v` at `path` adds (the replaced member's length taken off).
-fn added_len(doc: &Json, path: &[String], v: &Json) -> (usize, usize) {
+/// What `add`ing `v` at `path` adds to the size, and what it takes off (a replaced value).
+fn added_size(doc: &Json, path: &[String], v: &Json) -> (usize, usize) {
     let Some((last, parent)) = path.split_last() else {
-        return (v.text_len(), doc.text_len());
+        return (v.approx_size(), doc.approx_size());
     };
     match get(doc, parent) {
         Some(Json::Object(o)) => match o.get(last) {
-            Some(old) => (v.text_len(), old.text_len()),
-            None => (member_len(v, Some(last), o.len()), 0),
+            Some(old) => (v.approx_size(), old.approx_size()),
+            None => (member_size(v, Some(last)), 0),
         },
-        Some(Json::Array(a)) => (member_len(v, None, a.len()), 0),
+        Some(Json::Array(_)) => (member_size(v, None), 0),
         _ => (0, 0),
     }
 }
 
-/// Applies `patch` to a copy of `doc` (whose text length is `size`), giving the result and its
-/// text length, kept up to date operation by operation. The operations' values are moved out
+/// Applies `patch` to a copy of `doc` (whose [`Json::approx_size`] is `size`), giving the
+/// result and its size, kept up to date operation by operation. The operations' values are moved out
 /// of `patch`, not copied; a `copy` is measured before it is made.
 pub(crate) fn apply(
     doc: &Json,
@@ -297,12 +288,12 @@ pub(crate) fn apply(
             "add" => {
                 let v = value()?;
                 check_depth(&v)?;
-                let next = grow(size, added_len(&out, &path, &v))?;
+                let next = grow(size, added_size(&out, &path, &v))?;
                 add(&mut out, &path, v).map_err(err)?;
                 size = next;
             }
             "remove" => {
-                let gone = removed_len(&out, &path);
+                let gone = removed_size(&out, &path);
                 remove(&mut out, &path).map_err(err)?;
                 size = size.saturating_sub(gone);
             }
@@ -310,7 +301,7 @@ pub(crate) fn apply(
                 let v = value()?;
                 check_depth(&v)?;
                 let slot = get_mut(&mut out, &path).ok_or_else(|| err(NO_PATH))?;
-                let next = grow(size, (v.text_len(), slot.text_len()))?;
+                let next = grow(size, (v.approx_size(), slot.approx_size()))?;
                 *slot = v;
                 size = next;
             }
@@ -325,9 +316,9 @@ pub(crate) fn apply(
                 }
                 let v = get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
                 check_depth(v)?;
-                let gone = removed_len(&out, &from);
+                let gone = removed_size(&out, &from);
                 let v = remove(&mut out, &from).map_err(err)?;
-                let next = grow(size.saturating_sub(gone), added_len(&out, &path, &v))?;
+                let next = grow(size.saturating_sub(gone), added_size(&out, &path, &v))?;
                 add(&mut out, &path, v).map_err(err)?;
                 size = next;
             }
@@ -336,8 +327,8 @@ pub(crate) fn apply(
                 let src = get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
                 check_depth(src)?;
                 // Measured before it is made: a copy past the limit allocates nothing.
-                let next = grow(size, added_len(&out, &path, src))?;
-                copied = copied.saturating_add(src.text_len());
+                let next = grow(size, added_size(&out, &path, src))?;
+                copied = copied.saturating_add(src.approx_size());
                 if copied > limits.max_bytes {
                     return Err(err(TOO_LARGE));
                 }

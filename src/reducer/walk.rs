@@ -202,26 +202,30 @@ pub(crate) fn depth(v: &Json) -> usize {
     max
 }
 
-/// The length of the value's compact JSON text, counting each string as its characters plus
-/// the quotes (escapes not counted).
-pub(crate) fn text_len(v: &Json) -> usize {
+/// What one value takes in its array or object slot (the enum), and what an object member's
+/// key adds to it.
+const VALUE: usize = std::mem::size_of::<Json>();
+const KEY: usize = std::mem::size_of::<String>();
+
+/// An estimate of the memory `v` holds: [`VALUE`] bytes per value, [`KEY`] per object key,
+/// plus the bytes of its strings, numbers and keys (allocator overhead and spare capacity
+/// aside).
+pub(crate) fn approx_size(v: &Json) -> usize {
     let mut n = 0usize;
     walk(v, |step| {
         n = n.saturating_add(match step {
-            Step::Scalar(Json::Null) => 4,
-            Step::Scalar(Json::Bool(b)) => 5 - usize::from(*b),
-            Step::Scalar(Json::Number(s)) => s.len(),
-            Step::Scalar(Json::String(s)) => s.len() + 2,
-            Step::Scalar(_) => 0,
-            // The brackets and, counted per member, a comma.
-            Step::Open(Json::Array(a)) => 2 + a.len().saturating_sub(1),
-            Step::Open(Json::Object(o)) => 2 + o.len().saturating_sub(1),
-            Step::Open(_) => 0,
-            Step::Key(k) => k.len() + 3,
+            Step::Scalar(Json::Number(s) | Json::String(s)) => VALUE + s.len(),
+            Step::Scalar(_) | Step::Open(_) => VALUE,
+            Step::Key(k) => KEY + k.len(),
             Step::Close(_) => 0,
         })
     });
     n
+}
+
+/// What an object member's key adds to [`approx_size`].
+pub(crate) fn key_size(k: &str) -> usize {
+    KEY + k.len()
 }
 
 /// Writes compact JSON through `push` (`escape`: writes a string with its quotes).
