@@ -4,7 +4,11 @@
 //! ```text
 //! cargo run --release --example reducer_scaling            # every case
 //! cargo run --release --example reducer_scaling -- add     # the cases whose name contains "add"
+//! cargo run --release --example reducer_scaling -- add 40000   # one case at one size only
 //! ```
+//!
+//! The one-size form is for instruction counts: `valgrind --tool=callgrind` on it at N and at
+//! 4N.
 //!
 //! Prints one line per case: its name, N, the time at N, the time at 4N and their ratio. Only
 //! the public API is used, so the same file runs against older versions of the crate.
@@ -146,6 +150,14 @@ fn run(events: &[String]) -> Duration {
 
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
+    if let Some(n) = std::env::args()
+        .nth(2)
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        let took = run(&stream(&filter, n));
+        println!("{filter} {n}: {:.1}ms", took.as_secs_f64() * 1e3);
+        return;
+    }
     let cases: &[(&str, usize)] = &[
         ("state-delta-add", 10_000),
         ("state-delta-test", 10_000),

@@ -364,7 +364,10 @@ impl Json {
         walk::depth(self)
     }
 
-    /// The value as a `serde_json::Value` (numbers beyond what it holds become `null`).
+    /// The value as a `serde_json::Value` (numbers beyond what it holds become `null`). Built
+    /// without recursion; note that serde_json drops (and serializes) a `Value` recursively, so
+    /// convert trees of a sensible depth (every tree the reducer holds is at most
+    /// [`ReduceOptions::max_depth`](super::ReduceOptions::max_depth) deep).
     ///
     /// ```
     /// # use agui_wire::reducer::Json;

@@ -51,15 +51,35 @@
 //! - `metadata` of the events that build a message or a tool call is merged into it by the
 //!   protocol's rule: shallow, key by key, last write wins.
 //!
+//! Events arrive parsed ([`Reducer::apply`]) or as JSON text ([`Reducer::apply_json`], which
+//! reads them as the client's enforcement stage does: a JSON Patch operation, message or
+//! content part with an unknown `op`, `role` or `type` is dropped with a warning). The order
+//! checks alone, without messages or state, are [`EventOrder`].
+//!
+//! ## Bounds
+//! Every event costs time in proportion to its own size, plus, for `STATE_DELTA`, a copy of
+//! the state (the patch applies atomically, on a copy, as the client's does): objects are
+//! indexed by key, messages and tool calls by id, open streams live in hash sets. The state
+//! is bounded by [`ReduceOptions::max_state_bytes`], warnings by
+//! [`ReduceOptions::max_warnings`], nesting by [`ReduceOptions::max_depth`]; no operation
+//! recurses. One path stays proportional to the conversation: a `TOOL_CALL_RESULT` for a call
+//! made before later messages is inserted before them, moving them (as the client's `splice`
+//! does).
+//!
 //! ## Where it differs from the TypeScript client
 //! - Unknown fields of messages (in snapshots, `RUN_STARTED.input` and tool results) are kept;
 //!   the client's enforcement stage strips them. Set
-//!   [`ReduceOptions::keep_unknown_fields`] to `false` for the client's output.
+//!   [`ReduceOptions::keep_unknown_fields`] to `false` for the client's output. Kept or not,
+//!   they never change what known events do (a `toolCalls` field on a user message holds no
+//!   tool call for `TOOL_CALL_*` events).
 //! - `THINKING_*` events (removed in 1.0) are ignored like any unknown event; the client
 //!   translates them to `REASONING_*` events with random ids.
 //! - Legacy `binary` content parts are kept as they are; the client upgrades them to media parts.
 //! - JSON Patch follows RFC 6902 where `fast-json-patch` is looser: array indices with leading
 //!   zeros or empty, and `move`/`copy` to an index past the end, are errors here.
+//! - Object members keep their insertion order; JavaScript lists integer-like keys (`"0"`,
+//!   `"42"`) first, in numeric order, so the client's `JSON.stringify` may order such keys
+//!   differently (the values are the same).
 //! - The initial state is `{}` and the initial message list empty, as for a new `HttpAgent`;
 //!   [`Reducer::with_state`] and [`Reducer::with_messages`] change them.
 

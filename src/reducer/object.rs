@@ -411,3 +411,68 @@ impl std::fmt::Debug for JsonObject {
         f.write_str("}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Inserts, overwrites and removals in a pseudo-random order, checked step by step against
+    /// a plain list searched in order (the reference semantics).
+    #[test]
+    fn agrees_with_a_plain_list() {
+        // 7 keys: small objects, searched in order; 97: indexed, with holes and compaction.
+        for keys in [7, 97] {
+            agrees_with_a_plain_list_on(keys);
+        }
+    }
+
+    fn agrees_with_a_plain_list_on(keys: u64) {
+        let mut o = JsonObject::new();
+        let mut reference: Vec<(String, u64)> = Vec::new();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for step in 0..20_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let key = format!("k{}", x % keys);
+            if x % 3 == 0 {
+                let want = reference
+                    .iter()
+                    .position(|(k, _)| *k == key)
+                    .map(|i| reference.remove(i).1);
+                let got = o
+                    .remove(&key)
+                    .and_then(|v| v.as_number().map(str::to_owned));
+                assert_eq!(got, want.map(|v| v.to_string()), "step {step}");
+            } else {
+                match reference.iter_mut().find(|(k, _)| *k == key) {
+                    Some(slot) => slot.1 = step,
+                    None => reference.push((key.clone(), step)),
+                }
+                o.insert(key, Json::Number(step.to_string()));
+            }
+            assert_eq!(o.len(), reference.len());
+            if step % 97 == 0 {
+                let got: Vec<(String, String)> = o
+                    .iter()
+                    .map(|(k, v)| (k.to_owned(), v.as_number().unwrap_or("").to_owned()))
+                    .collect();
+                let want: Vec<(String, String)> = reference
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.to_string()))
+                    .collect();
+                assert_eq!(got, want, "step {step}");
+                for (k, v) in &reference {
+                    assert_eq!(o.get(k).and_then(Json::as_number), Some(&*v.to_string()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn send_sync() {
+        fn both<T: Send + Sync>() {}
+        both::<JsonObject>();
+        both::<Json>();
+    }
+}
