@@ -435,7 +435,7 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let key = format!("k{}", x % keys);
-            if x % 3 == 0 {
+            if x.is_multiple_of(3) {
                 let want = reference
                     .iter()
                     .position(|(k, _)| *k == key)
@@ -452,7 +452,7 @@ mod tests {
                 o.insert(key, Json::Number(step.to_string()));
             }
             assert_eq!(o.len(), reference.len());
-            if step % 97 == 0 {
+            if step.is_multiple_of(97) {
                 let got: Vec<(String, String)> = o
                     .iter()
                     .map(|(k, v)| (k.to_owned(), v.as_number().unwrap_or("").to_owned()))
