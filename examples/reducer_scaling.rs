@@ -115,6 +115,31 @@ fn stream(case: &str, n: usize) -> Vec<String> {
                 ));
             }
         }
+        "typical-run" => {
+            // Not hostile: the common shape (text, tool calls, results, small state patches),
+            // to compare the cost per ordinary event between versions.
+            ev.push(r#"{"type":"STATE_SNAPSHOT","snapshot":{"count":0,"user":{"name":"ana","plan":"pro"},"flags":[true,false]}}"#.into());
+            for i in 0..n {
+                ev.push(format!(
+                    r#"{{"type":"TEXT_MESSAGE_START","messageId":"m{i}","role":"assistant"}}"#
+                ));
+                for _ in 0..5 {
+                    ev.push(format!(r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"m{i}","delta":"some words "}}"#));
+                }
+                ev.push(format!(
+                    r#"{{"type":"TEXT_MESSAGE_END","messageId":"m{i}"}}"#
+                ));
+                ev.push(format!(r#"{{"type":"TOOL_CALL_START","toolCallId":"c{i}","toolCallName":"search","parentMessageId":"m{i}"}}"#));
+                for _ in 0..3 {
+                    ev.push(format!(
+                        r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c{i}","delta":"{{\"q\":1}}"}}"#
+                    ));
+                }
+                ev.push(format!(r#"{{"type":"TOOL_CALL_END","toolCallId":"c{i}"}}"#));
+                ev.push(format!(r#"{{"type":"TOOL_CALL_RESULT","messageId":"t{i}","toolCallId":"c{i}","content":"3 results"}}"#));
+                ev.push(format!(r#"{{"type":"STATE_DELTA","delta":[{{"op":"replace","path":"/count","value":{i}}}]}}"#));
+            }
+        }
         "state-delta-copy-doubling" => {
             // n copies, each doubling the state's one value (rejected at the size limit).
             ev.push(r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":["xxxxxxxxxxxxxxxx"]}}"#.into());
