@@ -92,7 +92,10 @@
 //! - the string scanner saves how far it scanned a string (and its escape and UTF-8 flags), so
 //!   a 64 MB base64 string is scanned once, in pieces, however many chunks it spans;
 //! - the raw-value validator (`state`, `metadata`, unknown fields) saves its whole state (the
-//!   open containers as a bit stack, the step it was at), so a 16 MB `state` is validated once.
+//!   open containers as a bit stack, the step it was at), so a 16 MB `state` is validated once;
+//! - the whitespace skipper remembers a run that reached the end of the bytes, and the number
+//!   scanner how far it got (and in which part: digits, fraction, exponent), so megabytes of
+//!   whitespace between two fields, or a number of millions of digits, are read once too.
 //!
 //! A re-descent therefore re-reads only the typed prefix of the unfinished item (a message's
 //! `"id":"…","role":"user",` before its content), a few dozen bytes. When a pass stopped
@@ -141,6 +144,8 @@
 //! value to choose it.
 
 mod buf;
+#[cfg(test)]
+mod linear;
 mod owned;
 
 pub use buf::{BodyBuf, CapacityError};
@@ -481,6 +486,7 @@ impl<'b> BodyParser<'b> {
             Stopped::Value => {
                 if let Some((start, depth)) = resume.skip.as_ref().map(|s| (s.start, s.depth)) {
                     resume.begin(true);
+                    resume.walk_from = start;
                     let mut cur = Cursor::new(bytes);
                     cur.pos = start;
                     cur.resume = Some(resume);
@@ -490,6 +496,10 @@ impl<'b> BodyParser<'b> {
                         return false;
                     };
                     resume = r;
+                    if more {
+                        // (Otherwise the pass that follows counts its own reading.)
+                        self.reread += resume.end(bytes.len());
+                    }
                     if !more {
                         // Finished (or wrong): the pass re-descends and takes it from here.
                         resume.stopped_in = Stopped::Elsewhere;
