@@ -259,48 +259,98 @@ impl SseDecoder {
         }
     }
 
-    /// Ends the stream. An unterminated final frame is discarded, as the standard says, and
-    /// reported as [`SseErrorKind::Incomplete`] (any bytes after the last blank line count, even
-    /// a lone comment line). Afterwards the decoder is ready for a new stream: offsets start at
-    /// 0 again and a BOM is stripped again; [`last_event_id`](SseDecoder::last_event_id) and
+    /// Ends the stream. Afterwards the decoder is ready for a new stream: offsets start at 0
+    /// again and a BOM is stripped again; [`last_event_id`](SseDecoder::last_event_id) and
     /// [`retry`](SseDecoder::retry) are kept, as a reconnecting client needs them.
+    ///
+    /// Bytes after the last blank line are an unterminated last frame. By default it is ended as
+    /// if its blank line had arrived, and returned when it has a `data` line, as the official
+    /// TypeScript client does; with [`SseOptions::with_strict_end`] it is discarded, as the SSE
+    /// standard says, and reported as [`SseErrorKind::Incomplete`] (any bytes count, even a lone
+    /// comment line). Like the frames of a feed, the returned frame borrows the decoder.
     ///
     /// # Errors
     ///
-    /// [`SseErrorKind::Incomplete`] when the stream ended inside a frame.
+    /// Strict: [`SseErrorKind::Incomplete`] when the stream ended inside a frame. Not strict: the
+    /// error ending the last line would raise (an `event` or `id` value that is not UTF-8).
     ///
     /// ```
     /// use agui_wire::sse::{SseDecoder, SseOptions};
     /// let mut decoder = SseDecoder::new(SseOptions::default());
     /// drop(decoder.feed(b"data: 1\n\n"));
-    /// assert!(decoder.finish().is_ok());
+    /// assert_eq!(decoder.finish(), Ok(None));
     /// drop(decoder.feed(b"data: 2\n"));
-    /// assert!(decoder.finish().is_err());
+    /// assert_eq!(decoder.finish()?.unwrap().data, b"2");
+    ///
+    /// let mut strict = SseDecoder::new(SseOptions::new().with_strict_end(true));
+    /// drop(strict.feed(b"data: 2\n"));
+    /// assert!(strict.finish().is_err());
+    /// # Ok::<(), agui_wire::sse::SseError>(())
     /// ```
-    pub fn finish(&mut self) -> Result<(), SseError> {
+    pub fn finish(&mut self) -> Result<Option<SseFrame<'_>>, SseError> {
+        match self.end_stream() {
+            Some(Out::Frame(desc)) => Ok(Some(self.frame(desc, &[]))),
+            Some(Out::Err(err)) => Err(err),
+            _ => Ok(None),
+        }
+    }
+
+    /// The engine's end of stream: the last frame or error, then the decoder reset for a new
+    /// stream (a returned frame's buffers are kept until the next call, as after a dispatch).
+    pub(super) fn end_stream(&mut self) -> Option<Out> {
         if self.dispatched {
             self.reset_frame();
         }
-        let pending = if !self.bom_done && self.bom_matched > 0 {
-            Some((self.bom_matched as u64, 0))
-        } else if self.frame_started {
-            Some((self.base.saturating_sub(self.frame_start), self.frame_start))
+        let out = if !self.options.strict_end() {
+            // (A stream that is a BOM prefix only holds no line.)
+            (self.bom_done && self.frame_started)
+                .then(|| self.close_tail())
+                .flatten()
         } else {
-            None
+            let pending = if !self.bom_done && self.bom_matched > 0 {
+                Some((self.bom_matched as u64, 0))
+            } else if self.frame_started {
+                Some((self.base.saturating_sub(self.frame_start), self.frame_start))
+            } else {
+                None
+            };
+            match pending {
+                Some((discarded, at)) if discarded > 0 => Some(Out::Err(SseError::new(
+                    SseErrorKind::Incomplete { discarded },
+                    at,
+                ))),
+                _ => None,
+            }
         };
-        self.reset_frame();
+        if !self.dispatched {
+            self.reset_frame();
+        }
         self.base = 0;
         self.bom_done = false;
         self.bom_matched = 0;
         self.skip_lf = false;
         self.line = Line::Start;
         self.name_len = 0;
-        match pending {
-            Some((discarded, at)) if discarded > 0 => {
-                Err(SseError::new(SseErrorKind::Incomplete { discarded }, at))
+        out
+    }
+
+    /// Ends the pending line and frame as if a line end and a blank line had arrived (a lone CR
+    /// each, which cannot pair with a CR the stream ended on). Returns the frame or the error
+    /// that makes; a comment or `retry` on the last line takes effect but is not returned.
+    fn close_tail(&mut self) -> Option<Out> {
+        const LINE_THEN_BLANK: &[u8] = b"\r\r";
+        let tail = if self.line == Line::Start {
+            &LINE_THEN_BLANK[1..]
+        } else {
+            LINE_THEN_BLANK
+        };
+        let mut pos = 0;
+        while let Some(out) = self.advance(tail, &mut pos) {
+            if matches!(out, Out::Frame(_) | Out::Err(_)) {
+                return Some(out);
             }
-            _ => Ok(()),
         }
+        None
     }
 
     /// The last event ID: the value of the last `id:` line of a frame ended by a blank line, in

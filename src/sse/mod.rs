@@ -30,7 +30,9 @@
 //!         forwarded.push(frame.data.to_vec());
 //!     }
 //! }
-//! decoder.finish()?; // an error here means the stream was cut inside a frame
+//! // At the end of the stream: an unterminated last frame is delivered here (as the official
+//! // client does), or reported as an error with `SseOptions::with_strict_end(true)`.
+//! assert!(decoder.finish()?.is_none());
 //! assert_eq!(forwarded, [&b"{\"type\":\"RUN_STARTED\"}"[..], b"{}"]);
 //! # Ok::<(), agui_wire::sse::SseError>(())
 //! ```
@@ -50,8 +52,7 @@
 //!   `u64` saturates at `u64::MAX`);
 //! * a blank line dispatches the frame; a frame without any `data` line is not dispatched as an
 //!   event (its `id` still takes effect, reported as [`SseItem::LastEventId`]);
-//! * at the end of the stream an unterminated frame is discarded; [`SseDecoder::finish`] reports
-//!   it as [`SseErrorKind::Incomplete`] so a caller can tell a truncated stream.
+//! * at the end of the stream an unterminated frame is discarded (but see *End of stream* below).
 //!
 //! Where agui-wire deviates, on purpose:
 //!
@@ -65,6 +66,14 @@
 //!   passed, and skipped. Comment lines count towards the frame they are in, so a server that
 //!   sends keep-alive comments without blank lines between them grows one frame; the usual
 //!   `: keep-alive\n\n` is a frame of its own.
+//! * **End of stream.** A last frame that the stream ends without a blank line after
+//!   (`data: {...}` then EOF, with or without its line end) is delivered by
+//!   [`SseDecoder::finish`], as if the blank line had arrived: that is what the official
+//!   TypeScript client (`@ag-ui/client`, `parseSSEStream`) does, and agreeing with it matters more
+//!   to a proxy than the letter of the standard. A tail without any `data` line dispatches
+//!   nothing. [`SseOptions::with_strict_end`] restores the standard's reading: the tail is
+//!   discarded and reported as [`SseErrorKind::Incomplete`], so a caller can tell a truncated
+//!   stream.
 //!
 //! Errors are not fatal: the offending frame is skipped up to its blank line and decoding goes
 //! on, so a caller may log and continue or stop at the first error. Whatever the chunking, the
@@ -101,10 +110,12 @@ pub const DEFAULT_MAX_FRAME_BYTES: usize = 16 * 1024 * 1024;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SseOptions {
     max_frame_bytes: usize,
+    strict_end: bool,
 }
 
 impl SseOptions {
-    /// The default options: frames up to [`DEFAULT_MAX_FRAME_BYTES`].
+    /// The default options: frames up to [`DEFAULT_MAX_FRAME_BYTES`], an unterminated last
+    /// frame delivered at the end of the stream (not strict; see [`SseOptions::with_strict_end`]).
     ///
     /// ```
     /// use agui_wire::sse::SseOptions;
@@ -114,6 +125,7 @@ impl SseOptions {
     pub const fn new() -> Self {
         SseOptions {
             max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
+            strict_end: false,
         }
     }
 
@@ -134,6 +146,47 @@ impl SseOptions {
     pub const fn with_max_frame_bytes(mut self, max_frame_bytes: usize) -> Self {
         self.max_frame_bytes = max_frame_bytes;
         self
+    }
+
+    /// Whether an unterminated last frame is discarded at the end of the stream, as the SSE
+    /// standard says (`true`), or delivered by [`SseDecoder::finish`] as if its blank line had
+    /// arrived (`false`, the default, which is what the official TypeScript client does).
+    ///
+    /// Strict, [`SseDecoder::finish`] reports any bytes after the last blank line as
+    /// [`SseErrorKind::Incomplete`]. Not strict, it hands out the frame those bytes make when it
+    /// has a `data` line (a cut JSON value is then the JSON parser's to reject), and reports
+    /// nothing when it has none.
+    ///
+    /// ```
+    /// use agui_wire::sse::{SseDecoder, SseErrorKind, SseOptions};
+    /// let stream = b"data: {\"type\":\"RUN_FINISHED\"}";
+    ///
+    /// let mut lenient = SseDecoder::new(SseOptions::new());
+    /// drop(lenient.feed(stream));
+    /// assert_eq!(lenient.finish()?.unwrap().data, b"{\"type\":\"RUN_FINISHED\"}");
+    ///
+    /// let mut strict = SseDecoder::new(SseOptions::new().with_strict_end(true));
+    /// drop(strict.feed(stream));
+    /// let err = strict.finish().unwrap_err();
+    /// assert_eq!(err.kind(), &SseErrorKind::Incomplete { discarded: 29 });
+    /// # Ok::<(), agui_wire::sse::SseError>(())
+    /// ```
+    #[must_use]
+    pub const fn with_strict_end(mut self, strict: bool) -> Self {
+        self.strict_end = strict;
+        self
+    }
+
+    /// Whether the end of the stream is read strictly; see [`SseOptions::with_strict_end`].
+    ///
+    /// ```
+    /// use agui_wire::sse::SseOptions;
+    /// assert!(!SseOptions::new().strict_end());
+    /// assert!(SseOptions::new().with_strict_end(true).strict_end());
+    /// ```
+    #[must_use]
+    pub const fn strict_end(&self) -> bool {
+        self.strict_end
     }
 
     /// The longest frame accepted, in bytes.
@@ -288,7 +341,7 @@ pub enum SseItem<'a> {
 ///
 /// ```
 /// use agui_wire::sse::{SseDecoder, SseErrorKind, SseOptions};
-/// let mut decoder = SseDecoder::new(SseOptions::default());
+/// let mut decoder = SseDecoder::new(SseOptions::new().with_strict_end(true));
 /// drop(decoder.feed(b"data: {\"truncated"));
 /// let err = decoder.finish().unwrap_err();
 /// assert_eq!(err.kind(), &SseErrorKind::Incomplete { discarded: 17 });
@@ -323,8 +376,8 @@ pub enum SseErrorKind {
         /// `"event"` or `"id"`.
         field: &'static str,
     },
-    /// The stream ended inside a frame, which is discarded as the standard says; the offset is
-    /// the frame's first byte.
+    /// The stream ended inside a frame, which is discarded as the standard says (only with
+    /// [`SseOptions::with_strict_end`]); the offset is the frame's first byte.
     Incomplete {
         /// How many stream bytes the unterminated frame had.
         discarded: u64,

@@ -9,8 +9,9 @@ use super::{SseDecoder, SseError, SseFrame, SseItem, SseOptions};
 /// An error of an [`SseReader`]: reading failed, or the stream is not valid SSE.
 ///
 /// ```
-/// use agui_wire::sse::{SseReadError, SseReader};
-/// let mut reader = SseReader::new(&b"data: cut"[..]);
+/// use agui_wire::sse::{SseOptions, SseReadError, SseReader};
+/// let strict = SseOptions::new().with_strict_end(true);
+/// let mut reader = SseReader::with_options(&b"data: cut"[..], strict, 1024);
 /// match reader.next() {
 ///     Some(Err(SseReadError::Sse(err))) => assert_eq!(err.offset(), 0),
 ///     other => panic!("{other:?}"),
@@ -59,9 +60,10 @@ const READ_BUFFER: usize = 64 * 1024;
 
 /// Decodes SSE from a [`Read`], reusing one read buffer and the decoder's buffer.
 ///
-/// Like [`SseFeed`] it lends each frame until the next call. At the end of the input it calls
-/// [`SseDecoder::finish`] and yields [`SseErrorKind::Incomplete`] if the stream was cut inside a
-/// frame. Reads that fail with [`io::ErrorKind::Interrupted`] are retried; other read errors are
+/// Like [`SseFeed`] it lends each frame until the next call. At the end of the input it ends
+/// the stream as [`SseDecoder::finish`] does: it yields an unterminated last frame (the default)
+/// or, with [`SseOptions::with_strict_end`], [`SseErrorKind::Incomplete`](super::SseErrorKind::Incomplete)
+/// if the stream was cut inside a frame. Reads that fail with [`io::ErrorKind::Interrupted`] are retried; other read errors are
 /// yielded, and calling again reads again.
 ///
 /// ```
@@ -138,7 +140,7 @@ impl<R: Read> SseReader<R> {
             match self.inner.read(&mut self.buf) {
                 Ok(0) => {
                     self.eof = true;
-                    return self.decoder.finish().err().map(|err| Ok(Out::Err(err)));
+                    return self.decoder.end_stream().map(Ok);
                 }
                 Ok(n) => self.len = n.min(self.buf.len()),
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
