@@ -163,6 +163,8 @@ pub struct SseDecoder {
     skipping: bool,
     /// A frame was handed out; reset the frame state before going on.
     dispatched: bool,
+    /// Stream offset of the first byte of the frame last dispatched (as an event or an id).
+    item_start: u64,
     data_lines: usize,
     data: Src,
     data_offset: u64,
@@ -207,6 +209,7 @@ impl SseDecoder {
             frame_start: 0,
             skipping: false,
             dispatched: false,
+            item_start: 0,
             data_lines: 0,
             data: Src::Buf,
             data_offset: 0,
@@ -394,6 +397,37 @@ impl SseDecoder {
         self.base
     }
 
+    /// Stream offset of the first byte of the frame in progress (lines read, blank line not
+    /// yet), or of a byte order mark still being matched; `None` between frames. For the relay,
+    /// which forwards only whole frames.
+    pub(crate) fn unit_start(&self) -> Option<u64> {
+        if !self.bom_done && self.bom_matched > 0 {
+            return Some(0);
+        }
+        (self.frame_started && !self.dispatched).then_some(self.frame_start)
+    }
+
+    /// Gives back buffer capacity above `keep` bytes that no pending frame uses, so that a
+    /// decoder kept for an idle stream is small again after a big frame. Only between feeds.
+    pub(crate) fn trim_buffers(&mut self, keep: usize) {
+        fn trim(buf: &mut Vec<u8>, keep: usize) {
+            if buf.capacity() > keep && buf.len() <= keep {
+                buf.shrink_to(keep);
+            }
+        }
+        if !self.frame_started || self.data_lines == 0 {
+            // What is left is the data of a frame already handed out.
+            self.data_buf.clear();
+        }
+        trim(&mut self.data_buf, keep);
+        trim(&mut self.event_buf, keep);
+        trim(&mut self.id_tmp, keep);
+        trim(&mut self.comment_buf, keep);
+        if self.id_pending.capacity() > keep && self.id_pending.len() <= keep {
+            self.id_pending.shrink_to(keep);
+        }
+    }
+
     // ----- the engine -------------------------------------------------------------------------
     //
     // `advance` decodes `chunk` from `*pos` until something is found, and returns a description
@@ -572,6 +606,7 @@ impl SseDecoder {
         if id {
             std::mem::swap(&mut self.last_id, &mut self.id_pending);
         }
+        self.item_start = self.frame_start;
         if self.data_lines == 0 {
             self.reset_frame();
             return id.then_some(Out::LastEventId);
@@ -609,6 +644,7 @@ impl SseDecoder {
             return None;
         }
         *pos = blank + self.terminator(chunk, blank);
+        self.item_start = self.abs(start);
         let value = start + 5 + usize::from(line.get(5) == Some(&b' '));
         Some(Out::Frame(FrameDesc {
             data: Src::Chunk(value, end),
@@ -939,6 +975,19 @@ impl SseFeed<'_, '_> {
     pub fn next_item(&mut self) -> Option<Result<SseItem<'_>, SseError>> {
         let out = self.advance()?;
         Some(self.decoder.item(out, self.chunk))
+    }
+
+    /// Like [`next_item`](SseFeed::next_item), with the item's span in the stream: from the
+    /// first byte of its frame (of the frame in progress, for an error) up to just after it.
+    pub(crate) fn next_spanned(&mut self) -> Option<(Result<SseItem<'_>, SseError>, u64, u64)> {
+        let out = self.advance()?;
+        let end = self.offset();
+        let start = match &out {
+            Out::Frame(_) | Out::LastEventId => self.decoder.item_start,
+            Out::Err(_) => self.decoder.unit_start().unwrap_or(end),
+            Out::Comment(_) | Out::Retry(_) => end,
+        };
+        Some((self.decoder.item(out, self.chunk), start, end))
     }
 
     /// The decoder's [`last_event_id`](SseDecoder::last_event_id) so far.
