@@ -452,3 +452,79 @@ fn inspect_rejects_like_validate() {
         "{v}"
     );
 }
+
+/// Bytes that are not JSON are reported as such, not as a value of the wrong type (`nope`
+/// starts like `null`), by `validate` and by the library, one-shot and fed in chunks alike.
+#[test]
+fn bytes_that_are_not_json_say_so() {
+    use std::io::Write;
+    use std::process::Stdio;
+    for (doc, want) in [
+        (
+            "nope",
+            "not JSON: invalid literal (expected true, false or null) at the document root (byte 0)",
+        ),
+        (
+            "not valid json",
+            "not JSON: invalid literal (expected true, false or null) at the document root (byte 0)",
+        ),
+        (
+            "garbage",
+            "not JSON: expected a JSON value, found 'g' at the document root (byte 0)",
+        ),
+        (
+            r#"{"threadId":-x}"#,
+            "not JSON: invalid number at threadId (byte 12)",
+        ),
+        (
+            r#"{"threadId":nul"#,
+            "unexpected end of input at threadId (byte 15)",
+        ),
+        (
+            r#"{"threadId":nulL}"#,
+            "not JSON: invalid literal (expected true, false or null) at threadId (byte 12)",
+        ),
+        // Valid JSON of the wrong type is still a type error.
+        (
+            "null",
+            "`RunAgentInput` must be an object, found null at the document root (byte 0)",
+        ),
+        (
+            r#"{"threadId":12}"#,
+            "`threadId` must be a string, found a number at threadId (byte 12)",
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_agui-wire"))
+            .args(["validate", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(doc.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(code(&out), 1, "{doc}");
+        assert_eq!(stderr(&out), format!("error: {want}\n"), "{doc}");
+        // The chunk-fed parser says the same at every cut.
+        let arena = agui_wire::Bump::new();
+        let one_shot = agui_wire::RunAgentInput::parse(doc.as_bytes(), &arena)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(one_shot, want);
+        for cut in 0..=doc.len() {
+            let buf = agui_wire::stream::BodyBuf::new();
+            let arena = agui_wire::Bump::new();
+            let mut parser = agui_wire::stream::BodyParser::new(&buf, &arena);
+            let fed = parser
+                .feed(&doc.as_bytes()[..cut])
+                .and_then(|_| parser.feed(&doc.as_bytes()[cut..]))
+                .and_then(|_| parser.finish().map(|_| ()));
+            assert_eq!(fed.unwrap_err().to_string(), want, "{doc} cut at {cut}");
+        }
+    }
+}
