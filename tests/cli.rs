@@ -437,8 +437,30 @@ fn inspect_json_reports_roles_and_parts() {
 fn inspect_rejects_like_validate() {
     let out = run(&["inspect", "--json", "samples/invalid/metadata-null.json"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let (_, path, _) = error_line(&stderr(&out));
+    let (what, path, offset) = error_line(&stderr(&out));
     assert_eq!(path, "messages[2].metadata");
+    // Under --json the error is a JSON object on stdout as well.
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON error");
+    assert_eq!(v["error"]["exitCode"], 1);
+    assert_eq!(v["error"]["path"], path.as_str());
+    assert_eq!(v["error"]["offset"], offset as u64);
+    assert_eq!(v["error"]["what"], what.as_str());
+    assert_eq!(
+        v["error"]["message"],
+        stderr(&out).trim_end().strip_prefix("error: ").unwrap()
+    );
+    let out = run(&["inspect", "--json", "samples/no-such-file.json"]);
+    assert_eq!(code(&out), 2);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON error");
+    assert_eq!(v["error"]["exitCode"], 2);
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read samples/no-such-file.json: "),
+        "{v}"
+    );
+    assert!(v["error"].get("offset").is_none());
     let out = run(&[
         "inspect",
         "--json",
@@ -527,4 +549,85 @@ fn bytes_that_are_not_json_say_so() {
             assert_eq!(fed.unwrap_err().to_string(), want, "{doc} cut at {cut}");
         }
     }
+}
+
+/// The kind of a document is told by its keys (or `--kind`), for `inspect`, `validate` and
+/// `write` alike.
+#[test]
+fn capabilities_are_recognised() {
+    let file = root().join("samples/capabilities.json");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    for args in [
+        &["inspect", "--json", "samples/capabilities.json"][..],
+        &[
+            "inspect",
+            "--json",
+            "--kind",
+            "capabilities",
+            "samples/capabilities.json",
+        ],
+    ] {
+        let out = run(args);
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["kind"], "capabilities");
+        assert_eq!(v["name"], doc["identity"]["name"]);
+        assert_eq!(v["version"], doc["identity"]["version"]);
+        let tools: Vec<&serde_json::Value> = doc["tools"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| &t["name"])
+            .collect();
+        assert_eq!(
+            v["tools"].as_array().unwrap().iter().collect::<Vec<_>>(),
+            tools
+        );
+        // Every group of the document, and every flag that is true.
+        let groups = v["groups"].as_array().unwrap();
+        assert_eq!(groups.len(), doc.as_object().unwrap().len(), "{v}");
+        let enabled = v["enabled"].as_array().unwrap();
+        for (group, flags) in doc.as_object().unwrap() {
+            assert!(groups.contains(&serde_json::json!(group)), "{group}");
+            for (flag, value) in flags.as_object().into_iter().flatten() {
+                let path = format!("{group}.{flag}");
+                if group != "identity" && group != "custom" && value == true {
+                    assert!(enabled.contains(&serde_json::json!(path)), "{path}");
+                }
+                if value == false {
+                    assert!(!enabled.contains(&serde_json::json!(path)), "{path}");
+                }
+            }
+        }
+        assert_eq!(
+            v["limits"]["execution.maxIterations"],
+            doc["execution"]["maxIterations"]
+        );
+    }
+    let out = run(&["inspect", "samples/capabilities.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("kind:       capabilities\nname:       Travel Agent"));
+    // validate and write without --kind.
+    let out = run(&["validate", "samples/capabilities.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = run(&["write", "samples/capabilities.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("{\"identity\":"));
+    // The wrong kind, given: the parser for that kind says what is wrong.
+    let out = run(&["inspect", "--kind", "input", "samples/capabilities.json"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "error: `tools` must be an array, found an object at tools (byte 503)"
+    );
+    let out = run(&[
+        "inspect",
+        "--kind",
+        "capabilities",
+        "samples/conversation.json",
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let out = run(&["inspect", "--json", "samples/conversation.json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["kind"], "input");
 }

@@ -96,15 +96,95 @@ pub(crate) enum Kind {
     Capabilities,
 }
 
+impl Kind {
+    /// The kind given, or else the kind FILE's top-level keys show: a key only a
+    /// RunAgentInput has (`threadId`, `runId`, `messages`, ...) makes it an input, else a key
+    /// only AgentCapabilities has (`identity`, `transport`, ...) makes it capabilities; the
+    /// default (no telling key, or not a JSON object) is an input, whose parser then says
+    /// what is wrong.
+    pub(crate) fn of(given: Option<Kind>, bytes: &[u8]) -> Kind {
+        const INPUT: &[&str] = &[
+            "threadId",
+            "runId",
+            "parentRunId",
+            "messages",
+            "context",
+            "forwardedProps",
+            "resume",
+            "protocolVersion",
+        ];
+        const CAPABILITIES: &[&str] = &[
+            "identity",
+            "transport",
+            "output",
+            "multiAgent",
+            "reasoning",
+            "multimodal",
+            "execution",
+            "humanInTheLoop",
+            "custom",
+        ];
+        if let Some(kind) = given {
+            return kind;
+        }
+        type Keys = std::collections::BTreeMap<String, serde::de::IgnoredAny>;
+        let Ok(keys) = serde_json::from_slice::<Keys>(bytes) else {
+            return Kind::Input;
+        };
+        let has = |names: &[&str]| names.iter().any(|k| keys.contains_key(*k));
+        if !has(INPUT) && has(CAPABILITIES) {
+            Kind::Capabilities
+        } else {
+            Kind::Input
+        }
+    }
+}
+
 /// A failure of a command: invalid input (exit 1) or an I/O problem (exit 2).
 pub(crate) enum Failure {
+    /// A document that does not parse, with its offset and path.
+    Parse(agui_wire::Error),
+    /// Other invalid input.
     Invalid(String),
     Io(String),
 }
 
 impl From<agui_wire::Error> for Failure {
     fn from(e: agui_wire::Error) -> Self {
-        Failure::Invalid(e.to_string())
+        Failure::Parse(e)
+    }
+}
+
+impl Failure {
+    /// The exit code: 1 for invalid input, 2 for I/O problems.
+    pub(crate) fn code(&self) -> u8 {
+        match self {
+            Failure::Parse(_) | Failure::Invalid(_) => 1,
+            Failure::Io(_) => 2,
+        }
+    }
+
+    /// The error as one line, without the `error: ` prefix.
+    pub(crate) fn message(&self) -> String {
+        match self {
+            Failure::Parse(e) => e.to_string(),
+            Failure::Invalid(m) | Failure::Io(m) => m.clone(),
+        }
+    }
+
+    /// The error as a JSON object, for `--json` output:
+    /// `{"error": {"message", "exitCode"[, "what", "path", "offset"]}}`.
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        let mut error = serde_json::json!({
+            "message": self.message(),
+            "exitCode": self.code(),
+        });
+        if let Failure::Parse(e) = self {
+            error["what"] = e.kind().to_string().into();
+            error["path"] = e.path().into();
+            error["offset"] = e.offset().into();
+        }
+        serde_json::json!({ "error": error })
     }
 }
 
@@ -197,13 +277,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Invalid(msg)) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(1)
-        }
-        Err(Failure::Io(msg)) => {
-            eprintln!("error: {msg}");
-            ExitCode::from(2)
+        Err(f) => {
+            eprintln!("error: {}", f.message());
+            ExitCode::from(f.code())
         }
     }
 }

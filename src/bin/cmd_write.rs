@@ -16,14 +16,14 @@ use crate::{Failure, InputArgs, Kind};
 /// Parse a document and write it to standard output as compact JSON
 ///
 /// A document that is already compact comes out byte for byte (no trailing newline). Without
-/// `--kind`, a RunAgentInput is tried first, then an AgentCapabilities document.
+/// `--kind`, the top-level keys tell which document it is, as for `validate`.
 #[derive(clap::Args)]
 #[command(after_help = "\
 Examples:
   agui-wire write samples/conversation.json > conversation.compact.json
   agui-wire write --kind capabilities samples/capabilities.json")]
 pub(crate) struct Write {
-    /// Which document FILE holds (default: whichever parses)
+    /// Which document FILE holds (default: told by its top-level keys)
     #[arg(long, value_enum)]
     kind: Option<Kind>,
     #[command(flatten)]
@@ -73,44 +73,16 @@ pub(crate) fn write_into(args: &Write, out: &mut dyn io::Write) -> Result<(), Fa
     let bytes = args.input.read()?;
     let opts = args.input.options();
     let arena = agui_wire::Bump::new();
-    match args.kind {
-        Some(Kind::Input) => {
+    match Kind::of(args.kind, &bytes) {
+        Kind::Input => {
             let doc = RunAgentInput::parse_with(&bytes, &arena, &opts)?;
             agui_wire::write_to(&doc, out).map_err(io_failure)
         }
-        Some(Kind::Capabilities) => {
+        Kind::Capabilities => {
             let doc = AgentCapabilities::parse_with(&bytes, &arena, &opts)?;
             agui_wire::write_to(&doc, out).map_err(io_failure)
         }
-        // Either kind: a RunAgentInput, else an AgentCapabilities document (every field of
-        // which is optional), reporting the RunAgentInput error when neither fits.
-        None => match RunAgentInput::parse_with(&bytes, &arena, &opts) {
-            Ok(doc) => agui_wire::write_to(&doc, out).map_err(io_failure),
-            Err(e) => match AgentCapabilities::parse_with(&bytes, &arena, &opts) {
-                Ok(caps) if looks_like_capabilities(&caps) => {
-                    agui_wire::write_to(&caps, out).map_err(io_failure)
-                }
-                _ => Err(e.into()),
-            },
-        },
     }
-}
-
-/// Whether a document read as capabilities has at least one known group (so that a broken
-/// RunAgentInput is not silently taken for capabilities made only of unknown fields).
-fn looks_like_capabilities(c: &AgentCapabilities<'_>) -> bool {
-    c.identity.is_some()
-        || c.transport.is_some()
-        || c.tools.is_some()
-        || c.output.is_some()
-        || c.state.is_some()
-        || c.multi_agent.is_some()
-        || c.reasoning.is_some()
-        || c.multimodal.is_some()
-        || c.execution.is_some()
-        || c.human_in_the_loop.is_some()
-        || c.custom.is_some()
-        || c.extra.fields().is_empty()
 }
 
 /// `agui-wire offload`: the document to standard output, a summary to standard error.
@@ -273,7 +245,10 @@ mod tests {
         std::fs::write(&bad, br#"{"threadId":"t","messages":[]}"#).unwrap();
         let mut out = Vec::new();
         match write_into(&args(None, bad.to_str().unwrap()), &mut out) {
-            Err(Failure::Invalid(msg)) => assert!(msg.contains("runId"), "{msg}"),
+            Err(f) => {
+                assert_eq!(f.code(), 1);
+                assert!(f.message().contains("runId"), "{}", f.message());
+            }
             _ => panic!("expected an invalid-input failure"),
         }
         let _ = std::fs::remove_dir_all(&dir);
