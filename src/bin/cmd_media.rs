@@ -28,8 +28,9 @@ pub(crate) fn decode_source(
     Ok((bytes, sniffed.or(view.mime_type().map(str::to_string))))
 }
 
-/// The file name for the part at `path` (`messages[3].content[1]` → `messages.3.content.1.png`).
-fn file_name(path: &str, ext: &str) -> String {
+/// The file name for the part at `path` (`messages[3].content[1]` → `messages.3.content.1.png`),
+/// for `extract` and `offload` alike.
+pub(crate) fn file_name(path: &str, ext: &str) -> String {
     let stem: String = path
         .chars()
         .map(|c| if c == '[' || c == ']' { '.' } else { c })

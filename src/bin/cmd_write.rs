@@ -170,7 +170,11 @@ pub(crate) fn offload_into(
         };
         let declared = media.source.mime_type().map(|m| m.unescaped().into_owned());
         let ext = extension(declared.as_deref().or(sniffed.as_deref()));
-        let name = format!("m{}-p{}.{ext}", path.message, path.part);
+        // Named as `extract` names the same part.
+        let name = crate::cmd_media::file_name(
+            &format!("messages[{}].content[{}]", path.message, path.part),
+            &ext,
+        );
         let file = Path::new(&dir).join(&name);
         if let Err(e) = std::fs::write(&file, &data) {
             failure = Some(Failure::Io(format!("cannot write {}: {e}", file.display())));
@@ -292,7 +296,7 @@ mod tests {
             }
         }
         assert!(urls >= 2, "the sample has two inline parts");
-        assert!(dir.join("m0-p0.png").exists() || urls > 0);
+        assert!(dir.join("messages.10.content.1.png").exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
