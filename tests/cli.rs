@@ -631,3 +631,30 @@ fn capabilities_are_recognised() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["kind"], "input");
 }
+
+/// Every Rust example of the README is a whole program a reader can paste: a `fn main`, no
+/// rustdoc hidden lines (the doctests of `src/lib.rs` compile and run them).
+#[test]
+fn readme_rust_examples_are_whole_programs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let mut blocks = 0;
+    let mut rest = readme.as_str();
+    while let Some(start) = rest.find("```rust\n") {
+        let body = &rest[start + 8..];
+        let end = body.find("```\n").expect("a closed code block");
+        let code = &body[..end];
+        assert!(
+            code.contains("fn main() -> Result<(), Box<dyn std::error::Error>> {"),
+            "{code}"
+        );
+        for line in code.lines() {
+            assert!(
+                !(line == "#" || line.starts_with("# ")),
+                "hidden line {line:?} in\n{code}"
+            );
+        }
+        blocks += 1;
+        rest = &body[end..];
+    }
+    assert!(blocks >= 2, "{blocks} Rust examples");
+}
