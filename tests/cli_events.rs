@@ -125,6 +125,29 @@ fn a_last_event_without_its_blank_line_is_read_as_the_client_reads_it() {
         "{}",
         text(&out.stderr)
     );
+    // --strict-sse reads SSE as the standard does: the unterminated frame is dropped, with a
+    // warning, and the stream succeeds.
+    for tail in ["data: {\"type\":\"RAW\",\"event\":2}", "data: {\"type\":"] {
+        let out = run(
+            &["events", "--strict-sse", "-"],
+            &format!("data: {{\"type\":\"RAW\",\"event\":1}}\n\n{tail}"),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), "{\"type\":\"RAW\",\"event\":1}\n");
+        assert!(
+            text(&out.stderr).starts_with("warning: SSE stream ended inside a frame"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    // The final state differs by that last frame, with --reduce.
+    let stream = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+                  data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":1}}\n\n\
+                  data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":2}}";
+    let out = run(&["events", "--reduce", "-"], stream);
+    assert_eq!(text(&out.stdout), "{\"messages\":[],\"state\":{\"n\":2}}\n");
+    let out = run(&["events", "--reduce", "--strict-sse", "-"], stream);
+    assert_eq!(text(&out.stdout), "{\"messages\":[],\"state\":{\"n\":1}}\n");
 }
 
 #[test]

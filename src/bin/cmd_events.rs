@@ -3,9 +3,9 @@
 //!
 //! Invalid streams (an event that does not parse, or, with `--reduce`, an event order the
 //! protocol forbids) fail with `error: event <index>: <what>` (exit 1), and so does input that
-//! holds no event at all (not SSE, empty); usage and I/O errors exit 2. A stream that ends
-//! inside an event loses that event (as the SSE standard says), with a warning, and still
-//! succeeds. Reading is streamed: events are printed as they arrive, through one reused arena,
+//! holds no event at all (not SSE, empty); usage and I/O errors exit 2. A last event that the
+//! stream ends without a blank line after is read, as the official TypeScript client reads it;
+//! with `--strict-sse` it is dropped, as the SSE standard says, with a warning. Reading is streamed: events are printed as they arrive, through one reused arena,
 //! and the output is flushed whenever the input has no more bytes ready (before each read), so
 //! on a live pipe each event line appears as soon as its frame is complete, and a file is still
 //! written in large blocks.
@@ -15,7 +15,7 @@ use std::io::{self, BufWriter, Read, Write};
 use std::rc::Rc;
 
 use agui_wire::reducer::Reducer;
-use agui_wire::sse::{SseErrorKind, SseReadError, SseReader};
+use agui_wire::sse::{SseErrorKind, SseOptions, SseReadError, SseReader};
 use agui_wire::{Bump, Event, ParseOptions, WriteJson};
 
 use crate::Failure;
@@ -31,6 +31,7 @@ use crate::Failure;
 Examples:
   agui-wire events samples/run.sse
   agui-wire events --reduce samples/run.sse
+  agui-wire events --strict-sse samples/run.sse
   curl -sN -H 'Accept: text/event-stream' -d @samples/conversation.json http://agent/run \\
     | agui-wire events -")]
 pub(crate) struct Events {
@@ -40,10 +41,17 @@ pub(crate) struct Events {
     /// Read `null` in optional fields as absent (as the Python SDK does)
     #[arg(long)]
     lenient: bool,
+    /// Read SSE as the standard does: a last event without a blank line after it is dropped
+    /// (with a warning). By default it is read, as the official TypeScript client does
+    #[arg(long)]
+    strict_sse: bool,
     /// The SSE stream to read, or `-` for standard input
     #[arg(value_name = "FILE")]
     file: String,
 }
+
+/// How many bytes one read of the input may bring.
+const READ_BUFFER: usize = 64 * 1024;
 
 /// Runs `agui-wire events`.
 pub(crate) fn run(args: Events) -> Result<(), Failure> {
@@ -63,7 +71,8 @@ pub(crate) fn run(args: Events) -> Result<(), Failure> {
         first_byte: None,
     };
     let options = crate::parse_options(args.lenient);
-    let result = events(input, args.reduce, &options, &out)
+    let sse = SseOptions::new().with_strict_end(args.strict_sse);
+    let result = events(input, sse, args.reduce, &options, &out)
         .and_then(|()| out.borrow_mut().flush().map_err(write_failure));
     // Whatever was printed before a failure stays printed.
     let _ = out.borrow_mut().flush();
@@ -142,11 +151,12 @@ fn no_event(first_byte: Option<u8>) -> Failure {
 
 fn events(
     input: FlushBeforeRead,
+    sse: SseOptions,
     reduce: bool,
     options: &ParseOptions,
     out: &Out,
 ) -> Result<(), Stop> {
-    let mut reader = SseReader::new(input);
+    let mut reader = SseReader::with_options(input, sse, READ_BUFFER);
     let mut reducer = Reducer::new();
     let mut arena = Bump::new();
     let mut index = 0usize;
