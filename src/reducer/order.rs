@@ -27,9 +27,8 @@ use crate::events::Event;
 /// and activity id started or replayed in the current run, and the ids of finished subagents:
 /// about 80 bytes plus the id's length per entry, all of it dropped when a new run starts after
 /// the previous one ended. An idle `EventOrder` is under 1 KiB (`size_of`: 864 bytes on
-/// x86-64) and allocates
-/// nothing. Every check is a few hash lookups: the time per event does not grow with how many
-/// things are open.
+/// x86-64) and allocates nothing. Every check is a few hash lookups: the time per event does
+/// not grow with how many things are open.
 ///
 /// `EventOrder` is `Send + Sync` (plain owned data), so one can live in each stream's state of
 /// a multi-threaded gateway.
