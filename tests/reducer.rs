@@ -496,3 +496,11 @@ fn unknown_variants_dropped_or_rejected() {
         "error: event 2: not a valid event: unknown op \"merge\", expected one of add, remove, replace, move, copy, test at delta[0].op (byte 37)"
     );
 }
+
+#[test]
+fn reducer_and_event_order_are_send_and_sync() {
+    fn both<T: Send + Sync>() {}
+    both::<Reducer>();
+    both::<agui_wire::reducer::EventOrder>();
+    both::<Json>();
+}

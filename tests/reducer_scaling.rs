@@ -455,3 +455,64 @@ fn an_unknown_tool_calls_field_on_a_user_message_captures_nothing() {
         );
     }
 }
+
+#[test]
+fn moving_a_big_value_back_and_forth_costs_per_operation() {
+    // A state holding a big value, and patches of M and 4M moves of it: the work must not
+    // grow with M times the value's size (before, each move walked the value twice).
+    let big: Vec<String> = (0..20_000).map(|i| i.to_string()).collect();
+    let snapshot = format!(
+        r#"{{"type":"STATE_SNAPSHOT","snapshot":{{"a":[{}]}}}}"#,
+        big.join(",")
+    );
+    let patch = |m: usize| {
+        let ops: Vec<&str> = (0..m)
+            .map(|i| {
+                if i % 2 == 0 {
+                    r#"{"op":"move","from":"/a","path":"/b"}"#
+                } else {
+                    r#"{"op":"move","from":"/b","path":"/a"}"#
+                }
+            })
+            .collect();
+        format!(r#"{{"type":"STATE_DELTA","delta":[{}]}}"#, ops.join(","))
+    };
+    let work = |m: usize| {
+        let events = vec![RS.to_owned(), snapshot.clone()];
+        let (mut r, _) = run(&events, ReduceOptions::default());
+        let arena = Bump::new();
+        let text = patch(m);
+        let ev = Event::parse(text.as_bytes(), &arena).unwrap();
+        let before = work_done();
+        r.apply(&ev).unwrap();
+        assert!(r.state().get("a").is_some() && r.state().get("b").is_none());
+        work_done() - before
+    };
+    let (small, big) = (work(10), work(40));
+    assert!(big < small * 3 / 2, "10 moves: {small}, 40 moves: {big}");
+}
+
+#[test]
+fn a_move_that_nests_too_deep_is_refused() {
+    let mut r = Reducer::with_options(ReduceOptions {
+        max_depth: 4,
+        ..ReduceOptions::default()
+    });
+    let arena = Bump::new();
+    for text in [
+        RS,
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":[[1]],"b":{"c":{}}}}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"move","from":"/a","path":"/b/c/d"}]}"#,
+    ] {
+        r.apply(&Event::parse(text.as_bytes(), &arena).unwrap())
+            .unwrap();
+    }
+    assert_eq!(r.state().to_string(), r#"{"a":[[1]],"b":{"c":{}}}"#);
+    assert!(
+        r.warnings()[0]
+            .to_string()
+            .contains("deeper than the limit"),
+        "{:?}",
+        r.warnings()
+    );
+}

@@ -169,7 +169,8 @@ impl Default for ReduceOptions {
     }
 }
 
-/// Folds events into `messages` and `state`. See the [module docs](self).
+/// Folds events into `messages` and `state`. See the [module docs](self). `Reducer` is
+/// `Send + Sync`.
 ///
 /// ```
 /// use agui_wire::{Event, Bump, reducer::Reducer};

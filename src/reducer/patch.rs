@@ -240,6 +240,8 @@ pub(crate) fn apply(
     // What `copy` operations have copied so far: bounded by the size limit too, so that a
     // patch copying a big value in and out again cannot make work without end.
     let mut copied = 0usize;
+    // The first `move` to a deeper path, if any: the result's depth is checked at the end.
+    let mut deepened: Option<usize> = None;
     for (i, op) in ops.iter_mut().enumerate() {
         super::stats::tick(1);
         let name = op.get("op").and_then(Json::as_str).unwrap_or("").to_owned();
@@ -314,11 +316,32 @@ pub(crate) fn apply(
                 if path.len() > from.len() && path.starts_with(&from) {
                     return Err(err("a value cannot be moved into one of its children"));
                 }
-                let v = get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
-                check_depth(v)?;
-                let gone = removed_size(&out, &from);
+                get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
+                // The moved value is not walked (a patch may move a big value back and forth):
+                // its size goes with it, only the keys and a replaced value count, and the
+                // depth is checked once, on the result, if a move went deeper.
+                if path.len() > from.len() && deepened.is_none() {
+                    deepened = Some(i);
+                }
+                let key_at = |doc: &Json, p: &[String]| match p.split_last() {
+                    Some((last, parent)) if matches!(get(doc, parent), Some(Json::Object(_))) => {
+                        super::walk::key_size(last)
+                    }
+                    _ => 0,
+                };
+                let old_key = key_at(&out, &from);
                 let v = remove(&mut out, &from).map_err(err)?;
-                let next = grow(size.saturating_sub(gone), added_size(&out, &path, &v))?;
+                let replaced = match path.split_last() {
+                    None => out.approx_size(),
+                    Some((last, parent)) => match get(&out, parent) {
+                        Some(Json::Object(o)) => o
+                            .get(last)
+                            .map_or(0, |old| old.approx_size() + super::walk::key_size(last)),
+                        _ => 0,
+                    },
+                };
+                let new_key = key_at(&out, &path);
+                let next = grow(size, (new_key, old_key.saturating_add(replaced)))?;
                 add(&mut out, &path, v).map_err(err)?;
                 size = next;
             }
@@ -344,6 +367,15 @@ pub(crate) fn apply(
                 }
             }
         }
+    }
+    if let Some(i) = deepened
+        && out.depth() > max_depth
+    {
+        return Err(PatchError {
+            index: i,
+            operation: "move".to_owned(),
+            reason: "the result would nest deeper than the limit",
+        });
     }
     Ok((out, size))
 }
