@@ -221,3 +221,21 @@ fn hostile_capacity_is_capped_or_refused() {
     assert!(agui_wire::stream::BodyBuf::try_with_capacity(1 << 62).is_err());
     assert!(agui_wire::stream::BodyBuf::try_with_capacity(usize::MAX).is_err());
 }
+
+#[test]
+fn the_buffer_never_grows_past_the_limit() {
+    let opts = ParseOptions {
+        max_input_bytes: 5000,
+        ..ParseOptions::default()
+    };
+    let mut parser = OwnedBodyParser::new(opts);
+    let mut doc = br#"{"threadId":"t","runId":"r","messages":[],"state":""#.to_vec();
+    doc.resize(4990, b'x');
+    doc.extend_from_slice(br#""}"#);
+    for c in doc.chunks(1000) {
+        parser.feed(c).unwrap();
+    }
+    // Doubling from 4096 would reserve 8192: the block stops at the limit.
+    assert_eq!(parser.capacity(), 5000);
+    assert!(parser.finish().is_ok());
+}

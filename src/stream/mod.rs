@@ -107,7 +107,8 @@
 //! parsed could be kept across chunks, and the document would have to be built again at the
 //! end, doubling the work for message-heavy bodies. A `BodyBuf` grows through `&self` and
 //! never moves a byte it has handed out (when it outgrows a block it keeps the old one: give
-//! it the body's size, from `Content-Length`, and it uses one block).
+//! it the body's size, from `Content-Length` capped by `max_input_bytes`, and it uses one
+//! block; [`OwnedBodyParser::with_capacity`] does that capping).
 //!
 //! [`Status::Partial`] carries no hint of how many bytes are missing: any string may be
 //! arbitrarily long, so no honest number exists beyond "at least one".
@@ -138,6 +139,8 @@
 //! | media-heavy: one base64 string | 64 MB | 1.09 |
 //! | chat-heavy: 20 000 small messages | 4.6 MB | 1.12 |
 //! | state-heavy: one nested raw `state` | 16 MB | 1.07 |
+//! | whitespace between two top-level fields | 10 MB | 1.03 (306x at 2.5 MB before the whitespace slot) |
+//! | one number in `state` | 10 MB | 1.04 (306x at 2.5 MB before the number slot) |
 //!
 //! One-shot parsing itself is unchanged by the streaming support: it runs a copy of the
 //! string scanner without the resume book-keeping, and pays one branch per string and per raw
@@ -319,6 +322,8 @@ impl<'b> BodyParser<'b> {
                 let kind = ErrorKind::InputTooLarge { len, limit };
                 return Err(self.fail(Error::new(kind, 0, "")));
             }
+            self.buf
+                .reserve_within(chunk.len(), self.opts.max_input_bytes);
         }
         self.buf.extend_from_slice(chunk);
         self.advance()
