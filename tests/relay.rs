@@ -679,3 +679,13 @@ fn a_thousand_idle_streams_cost_a_few_kib_each() {
     assert!(total <= 4 * 1024, "{total} bytes per idle stream");
     assert!(relays.iter().all(|r| !r.is_ended()));
 }
+
+#[test]
+fn plain_data_types_are_send_and_sync() {
+    fn both<T: Send + Sync + 'static>() {}
+    both::<RelayOptions>();
+    both::<agui_wire::relay::RelayFault>();
+    both::<FaultKind>();
+    both::<EventTypeSet>();
+    both::<RawPolicy>();
+}
