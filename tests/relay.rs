@@ -653,3 +653,39 @@ fn an_idle_stream_keeps_little_memory_even_after_a_big_frame() {
     assert!(size + heap <= 4 * 1024, "{size} + {heap} bytes");
     drop(relay);
 }
+
+#[test]
+fn a_thousand_idle_streams_cost_a_few_kib_each() {
+    // Each: a run open, a message open, part of the next frame pending (the state of a stream
+    // waiting on its model), fed in one chunk.
+    let mut input = frame(START);
+    input.push_str(&frame(
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
+    ));
+    input.push_str("data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"del");
+    let input: &'static [u8] = Box::leak(input.into_bytes().into_boxed_slice());
+    let before = counting::live();
+    let mut relays = Vec::with_capacity(1000);
+    let vec_bytes = counting::live() - before;
+    for _ in 0..1000 {
+        let mut relay = Relay::new(RelayOptions::new().with_cursors(true));
+        let mut out = Vec::new();
+        relay.feed(Bytes::from_static(input), &mut out);
+        relays.push(relay);
+    }
+    let per_stream = (counting::live() - before - vec_bytes) / 1000;
+    let total = per_stream + std::mem::size_of::<Relay>() as isize;
+    eprintln!("idle stream: {total} bytes ({per_stream} of heap)");
+    assert!(total <= 4 * 1024, "{total} bytes per idle stream");
+    assert!(relays.iter().all(|r| !r.is_ended()));
+}
+
+#[test]
+fn plain_data_types_are_send_and_sync() {
+    fn both<T: Send + Sync + 'static>() {}
+    both::<RelayOptions>();
+    both::<agui_wire::relay::RelayFault>();
+    both::<FaultKind>();
+    both::<EventTypeSet>();
+    both::<RawPolicy>();
+}

@@ -51,7 +51,8 @@
 //!
 //! `Relay` is `Send` (it can live in a gateway's per-request context and move between threads
 //! with its task) but not `Sync`: it holds a [`Bump`] arena, which is `!Sync`; it is used through
-//! `&mut` anyway.
+//! `&mut` anyway. [`RelayOptions`], [`RawPolicy`], [`EventTypeSet`], [`RelayFault`] and
+//! [`FaultKind`] are plain data, `Send + Sync`.
 //!
 //! # A gateway's loop
 //!
