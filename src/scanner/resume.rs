@@ -258,6 +258,7 @@ impl Cursor<'_> {
     /// remembered ([`NumSlot`]) and a later pass continues it where it stopped. The grammar,
     /// the verdicts and the error offsets are exactly those of the one-shot scanner (the tests
     /// compare the two).
+    #[inline(never)]
     pub(crate) fn number_resumable(&mut self) -> RawResult<()> {
         use NumPart::*;
         let start = self.pos;

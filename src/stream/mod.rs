@@ -147,11 +147,15 @@
 //! value to choose it.
 
 mod buf;
+#[cfg(feature = "http-body")]
+mod http;
 #[cfg(test)]
 mod linear;
 mod owned;
 
 pub use buf::{BodyBuf, CapacityError};
+#[cfg(feature = "http-body")]
+pub use http::ReadBodyError;
 pub use owned::{OwnedBodyParser, ParsedBody};
 
 use bumpalo::Bump;
