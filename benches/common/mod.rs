@@ -5,6 +5,8 @@
 
 pub mod alloc;
 pub mod corpus;
+#[allow(dead_code)]
+pub mod event_stream;
 pub mod peers;
 
 use std::hint::black_box;
