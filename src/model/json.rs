@@ -923,11 +923,11 @@ pub struct Extra<'a> {
     pub(crate) fields: List<'a, Field<'a>>,
     /// Wire order of the object's keys: ids of known fields (below [`EXTRA_BASE`]) and
     /// `EXTRA_BASE + i` for the i-th unknown field. Empty means "the canonical order".
-    pub(crate) order: List<'a, u16>,
+    pub(crate) order: List<'a, u32>,
 }
 
 /// Offset of unknown-field ids in [`Extra`]'s order record.
-pub(crate) const EXTRA_BASE: u16 = 1024;
+pub(crate) const EXTRA_BASE: u32 = 1024;
 
 impl<'a> Extra<'a> {
     /// The unknown fields, in input order.
@@ -968,7 +968,7 @@ impl<'a> Extra<'a> {
         let i = self.fields.len();
         self.fields.to_mut().push(Field { key, value });
         if !self.order.is_empty() {
-            self.order.to_mut().push(EXTRA_BASE + i as u16);
+            self.order.to_mut().push(EXTRA_BASE + i as u32);
         }
     }
 
@@ -989,12 +989,12 @@ impl<'a> Extra<'a> {
         let keep: Vec<bool> = self.fields.iter().map(|f| !f.key.eq_text(key)).collect();
         if !self.order.is_empty() {
             let mut new_index = Vec::with_capacity(keep.len());
-            let mut n = 0u16;
+            let mut n = 0u32;
             for &k in &keep {
                 new_index.push(if k { Some(n) } else { None });
-                n += k as u16;
+                n += k as u32;
             }
-            let order: Vec<u16> = self
+            let order: Vec<u32> = self
                 .order
                 .iter()
                 .filter_map(|&id| {
@@ -1017,7 +1017,7 @@ impl<'a> Extra<'a> {
     }
 
     /// The recorded wire order (empty when canonical).
-    pub(crate) fn order(&self) -> &[u16] {
+    pub(crate) fn order(&self) -> &[u32] {
         &self.order
     }
 
