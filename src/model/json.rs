@@ -338,7 +338,8 @@ impl JsonKind {
 /// `parameters`, activity `content`, resume `payload`, event `snapshot`/`delta`/`value`...)
 /// is a `RawJson`: the parser checks it against the grammar and records its kind, but builds
 /// nothing. Look inside with [`RawJson::to_value`] (a `simd_json` borrowed value) or
-/// [`RawJson::to_serde_value`].
+/// [`RawJson::to_serde_value`] (both refuse values nested deeper than
+/// [`RawJson::MAX_TREE_DEPTH`]).
 ///
 /// Equality ignores whitespace outside strings, so `{"a": 1}` equals `{"a":1}`.
 ///
@@ -477,35 +478,6 @@ impl<'a> RawJson<'a> {
     /// ```
     pub fn is_compact(&self) -> bool {
         self.compact
-    }
-
-    /// Parses the value into a `simd_json` borrowed value, copying the text into `arena` first
-    /// (simd-json rewrites its buffer; the input itself is never touched).
-    ///
-    /// ```
-    /// # use agui_wire::{RawJson, Bump};
-    /// use simd_json::prelude::*;
-    /// let arena = Bump::new();
-    /// let v = RawJson::from_text("[1,2,3]").unwrap().to_value(&arena).unwrap();
-    /// assert_eq!(v.as_array().map(|a| a.len()), Some(3));
-    /// ```
-    pub fn to_value<'b>(
-        &self,
-        arena: &'b Bump,
-    ) -> Result<simd_json::BorrowedValue<'b>, simd_json::Error> {
-        let buf = arena.alloc_slice_copy(self.text.as_bytes());
-        simd_json::to_borrowed_value(buf)
-    }
-
-    /// Parses the value into a `serde_json::Value`.
-    ///
-    /// ```
-    /// # use agui_wire::RawJson;
-    /// let v = RawJson::from_text(r#"{"k":[true]}"#).unwrap().to_serde_value();
-    /// assert_eq!(v["k"][0], serde_json::Value::Bool(true));
-    /// ```
-    pub fn to_serde_value(&self) -> serde_json::Value {
-        serde_json::from_str(&self.text).unwrap_or(serde_json::Value::Null)
     }
 
     /// Copies borrowed text so the value no longer borrows the input.

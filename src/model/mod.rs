@@ -13,6 +13,7 @@ mod content;
 mod input;
 mod json;
 mod message;
+mod tree;
 
 pub use capabilities::*;
 pub use content::*;
