@@ -6,6 +6,7 @@ use std::fmt;
 
 use bumpalo::Bump;
 
+use super::unescape::{unescape, unescape_in, unescape_to};
 use crate::error::{Error, ErrorKind};
 
 /// A JSON string as it appears on the wire, borrowed from the input.
@@ -169,11 +170,7 @@ impl<'a> Str<'a> {
         match (&self.raw, self.escaped) {
             (Cow::Borrowed(raw), false) => raw,
             (raw, false) => arena.alloc_str(raw),
-            (raw, true) => {
-                let mut out = bumpalo::collections::String::with_capacity_in(raw.len(), arena);
-                unescape_to(raw, |s| out.push_str(s));
-                out.into_bump_str()
-            }
+            (raw, true) => unescape_in(raw, arena),
         }
     }
 
@@ -624,78 +621,6 @@ pub fn escape_into(text: &str, out: &mut String) {
         start = i + 1;
     }
     out.push_str(&text[start..]);
-}
-
-/// Unescapes validated JSON string content.
-pub(crate) fn unescape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    unescape_to(raw, |s| out.push_str(s));
-    out
-}
-
-/// Unescapes validated JSON string content, handing out pieces of text in order.
-fn unescape_to(raw: &str, mut sink: impl FnMut(&str)) {
-    let b = raw.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            i += 1;
-            continue;
-        }
-        if start < i {
-            sink(&raw[start..i]);
-        }
-        let (ch, len) = decode_escape(b, i);
-        let mut buf = [0u8; 4];
-        sink(ch.encode_utf8(&mut buf));
-        i += len;
-        start = i;
-    }
-    if start < b.len() {
-        sink(&raw[start..]);
-    }
-}
-
-/// Decodes the escape at `b[i]` (a backslash); returns the character and the escape's length.
-/// Invalid escapes (which validated input never has) decode as U+FFFD.
-fn decode_escape(b: &[u8], i: usize) -> (char, usize) {
-    let hex = |at: usize| -> Option<u32> {
-        let s = b.get(at..at + 4)?;
-        let mut v = 0;
-        for &c in s {
-            v = v * 16 + (c as char).to_digit(16)?;
-        }
-        Some(v)
-    };
-    match b.get(i + 1) {
-        Some(b'"') => ('"', 2),
-        Some(b'\\') => ('\\', 2),
-        Some(b'/') => ('/', 2),
-        Some(b'b') => ('\u{8}', 2),
-        Some(b'f') => ('\u{c}', 2),
-        Some(b'n') => ('\n', 2),
-        Some(b'r') => ('\r', 2),
-        Some(b't') => ('\t', 2),
-        Some(b'u') => match hex(i + 2) {
-            Some(hi @ 0xD800..=0xDBFF) => match (b.get(i + 6), b.get(i + 7), hex(i + 8)) {
-                (Some(b'\\'), Some(b'u'), Some(lo @ 0xDC00..=0xDFFF)) => {
-                    let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                    (char::from_u32(c).unwrap_or('\u{FFFD}'), 12)
-                }
-                _ => ('\u{FFFD}', 6),
-            },
-            Some(u) => (char::from_u32(u).unwrap_or('\u{FFFD}'), 6),
-            None => ('\u{FFFD}', 2),
-        },
-        _ => ('\u{FFFD}', 1),
-    }
-}
-
-/// Unescapes possibly invalid string content, for error messages.
-pub(crate) fn unescape_lossy(raw: &[u8]) -> String {
-    let text = String::from_utf8_lossy(raw);
-    unescape(&text)
 }
 
 /// A list in the model: a slice in the parse arena, or a `Vec` once built or edited by hand.

@@ -9,7 +9,8 @@
 use bumpalo::Bump;
 use serde_json::{Map, Number, Value};
 
-use super::json::{RawJson, unescape};
+use super::json::RawJson;
+use super::unescape::unescape;
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::scanner::Cursor;
 
