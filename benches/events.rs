@@ -20,6 +20,9 @@
 //!   `&RawValue`: serde buffers an internally tagged enum's fields into its private `Content`
 //!   first, which a `RawValue` cannot be read from; so the tag is dispatched by hand, in the
 //!   same single pass.)
+//! - `sonic-rs Value`: the same split, `sonic_rs::from_slice` into a `sonic_rs::Value` per frame;
+//! - `ag-ui typed`: the same split, `serde_json::from_slice` into the `ag-ui` crate's typed
+//!   `Event` (0.5.0-alpha.3, owned);
 //! - `memchr frames`: a `memchr::memmem` scan for the `\n\n` frame separators, the limit.
 //!
 //! Group `events_reduce`: `agui-wire` decode + parse + `Reducer::apply` on each event, against
@@ -277,6 +280,30 @@ fn serde_typed(input: &[u8]) -> Counts {
     c
 }
 
+/// sonic-rs into its `Value` per frame (the same line split).
+fn sonic_value(input: &[u8]) -> Counts {
+    use sonic_rs::JsonValueTrait;
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        let v: sonic_rs::Value = sonic_rs::from_slice(line).expect("JSON");
+        tally(
+            &mut c,
+            v.get("type").and_then(|t| t.as_str()).expect("a type"),
+        );
+    }
+    c
+}
+
+/// The `ag-ui` crate's typed `Event` per frame (serde_json, the same line split).
+fn ag_ui_typed(input: &[u8]) -> Counts {
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        let ev: ag_ui::Event = serde_json::from_slice(line).expect("ag-ui event");
+        tally(&mut c, ev.event_type().as_str());
+    }
+    c
+}
+
 fn memchr_frames(input: &[u8]) -> usize {
     memchr::memmem::find_iter(input, b"\n\n").count()
 }
@@ -340,6 +367,8 @@ fn main() {
     assert_eq!(ours(input, &mut arena), want, "agui-wire");
     assert_eq!(serde_value(input), want, "serde_json Value");
     assert_eq!(serde_typed(input), want, "serde_json borrowed typed");
+    assert_eq!(sonic_value(input), want, "sonic-rs Value");
+    assert_eq!(ag_ui_typed(input), want, "ag-ui typed");
     assert_eq!(memchr_frames(input), want.events, "memchr frames");
     let (counts, reducer) = ours_reduce(input, &mut arena);
     assert_eq!(counts, want, "agui-wire + reducer");
@@ -383,6 +412,22 @@ fn main() {
     );
     alloc_line(
         "events_sse",
+        "sonic-rs Value",
+        allocs_of(|| {
+            black_box(sonic_value(black_box(input)));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
+        "ag-ui typed",
+        allocs_of(|| {
+            black_box(ag_ui_typed(black_box(input)));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
         "memchr frames",
         allocs_of(|| {
             black_box(memchr_frames(black_box(input)));
@@ -410,6 +455,10 @@ fn main() {
     g.bench_function("serde_json borrowed typed", |b| {
         b.iter(|| serde_typed(black_box(input)))
     });
+    g.bench_function("sonic-rs Value", |b| {
+        b.iter(|| sonic_value(black_box(input)))
+    });
+    g.bench_function("ag-ui typed", |b| b.iter(|| ag_ui_typed(black_box(input))));
     g.bench_function("memchr frames", |b| {
         b.iter(|| memchr_frames(black_box(input)))
     });
