@@ -23,7 +23,7 @@ pub use input::*;
 pub(crate) use json::{EXTRA_BASE, has_ws_outside_strings, minify_into};
 pub use json::{Extra, Field, JsonKind, List, RawJson, Str, escape_into};
 pub use message::*;
-pub(crate) use unescape::unescape_lossy;
+pub(crate) use unescape::{unescape as unescape_fast, unescape_lossy, unescape_scalar};
 
 /// Conversion of a borrowed model value into one that owns its data (`'static`).
 pub(crate) trait IntoOwned {

@@ -159,7 +159,6 @@ pub(crate) fn unescape_to(raw: &str, mut sink: impl FnMut(&str)) {
 }
 
 /// [`unescape_to`] collected into a `String`: the reference for tests and fuzzing.
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn unescape_scalar(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     unescape_to(raw, |s| out.push_str(s));

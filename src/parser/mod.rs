@@ -12,6 +12,8 @@
 //! bytes.
 
 mod capabilities;
+#[doc(hidden)]
+pub mod differential;
 mod input;
 pub(crate) mod resume;
 
