@@ -20,6 +20,9 @@
 //!   `&RawValue`: serde buffers an internally tagged enum's fields into its private `Content`
 //!   first, which a `RawValue` cannot be read from; so the tag is dispatched by hand, in the
 //!   same single pass.)
+//! - `sonic-rs Value`: the same split, `sonic_rs::from_slice` into a `sonic_rs::Value` per frame;
+//! - `ag-ui typed`: the same split, `serde_json::from_slice` into the `ag-ui` crate's typed
+//!   `Event` (0.5.0-alpha.3, owned);
 //! - `memchr frames`: a `memchr::memmem` scan for the `\n\n` frame separators, the limit.
 //!
 //! Group `events_reduce`: `agui-wire` decode + parse + `Reducer::apply` on each event, against
@@ -44,6 +47,7 @@ use agui_wire::reducer::Reducer;
 use agui_wire::sse::{SseDecoder, SseOptions};
 use agui_wire::{Bump, Event, WriteJson};
 use common::alloc;
+use common::event_stream::{Counts, gen_stream};
 use criterion::{Criterion, SamplingMode, Throughput};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -53,256 +57,6 @@ static GLOBAL: alloc::Counting = alloc::Counting;
 
 /// Events in the generated stream.
 const EVENTS: usize = 100_000;
-
-// ------------------------------------------------------------------------------------------
-// The stream
-// ------------------------------------------------------------------------------------------
-
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
-
-/// What the generator wrote, for the checks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-struct Counts {
-    events: usize,
-    text_content: usize,
-    tool_args: usize,
-    state_deltas: usize,
-}
-
-struct Stream {
-    bytes: Vec<u8>,
-    counts: Counts,
-}
-
-/// Text pieces of the model's answers: plain words, punctuation, newlines, quotes, a
-/// backslash, accented and CJK text and emoji.
-const WORDS: &[&str] = &[
-    "The",
-    " weather",
-    " in",
-    " Paris",
-    " is",
-    " sunny",
-    ",",
-    " with",
-    " a",
-    " high",
-    " of",
-    " 21",
-    "°C",
-    ".",
-    "\n\n",
-    " café",
-    " naïve",
-    " résumé",
-    " 東京",
-    "は晴れ",
-    " 🚀",
-    " \"quoted\"",
-    " C:\\path",
-    "\t",
-    " - item",
-    "\n",
-    " **bold**",
-    " `code`",
-    " Größe",
-    " façade",
-    " the",
-    " and",
-    " tool",
-    " result",
-];
-
-const TOOLS: &[&str] = &["get_weather", "search_docs", "run_query", "send_email"];
-const CITIES: &[&str] = &["Paris", "Zürich", "São Paulo", "東京", "New York"];
-
-/// JSON string body of `s` (no quotes); with `ascii`, non-ASCII as `\uXXXX` escapes (as
-/// Python's `json.dumps` writes them by default).
-fn esc(out: &mut String, s: &str, ascii: bool) {
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c if ascii && !c.is_ascii() => {
-                let mut buf = [0u16; 2];
-                for u in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{u:04x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-}
-
-fn gen_stream(target: usize, seed: u64) -> Stream {
-    let mut r = Rng(seed);
-    let mut out = String::with_capacity(target * 110);
-    let mut c = Counts::default();
-    let frame = |out: &mut String, c: &mut Counts, json: &str| {
-        out.push_str("data: ");
-        out.push_str(json);
-        out.push_str("\n\n");
-        c.events += 1;
-    };
-    frame(
-        &mut out,
-        &mut c,
-        r#"{"type":"RUN_STARTED","threadId":"thread-7f3a","runId":"run-0001","timestamp":1767312000000}"#,
-    );
-    let mut snap = String::from(
-        r#"{"type":"STATE_SNAPSHOT","snapshot":{"status":"working","progress":0,"steps":{"#,
-    );
-    for k in 0..8 {
-        if k > 0 {
-            snap.push(',');
-        }
-        snap.push_str(&format!(r#""s{k}":{{"done":false,"note":"step {k}"}}"#));
-    }
-    snap.push_str(r#"},"user":{"name":"Zoë","locale":"fr-FR"}}}"#);
-    frame(&mut out, &mut c, &snap);
-
-    let mut turn = 0usize;
-    let mut j = String::new();
-    // Leave room for the longest turn and RUN_FINISHED.
-    while c.events + 120 < target {
-        turn += 1;
-        let mid = format!("msg-{turn:06}");
-        j.clear();
-        j.push_str(&format!(
-            r#"{{"type":"TEXT_MESSAGE_START","messageId":"{mid}","role":"assistant"}}"#
-        ));
-        frame(&mut out, &mut c, &j);
-        for _ in 0..20 + r.below(40) {
-            let ascii = r.below(4) == 0;
-            j.clear();
-            j.push_str(r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":""#);
-            j.push_str(&mid);
-            j.push_str(r#"","delta":""#);
-            for _ in 0..1 + r.below(3) {
-                let w = r.pick(WORDS);
-                esc(&mut j, w, ascii);
-            }
-            j.push_str("\"}");
-            frame(&mut out, &mut c, &j);
-            c.text_content += 1;
-        }
-        j.clear();
-        j.push_str(&format!(
-            r#"{{"type":"TEXT_MESSAGE_END","messageId":"{mid}"}}"#
-        ));
-        frame(&mut out, &mut c, &j);
-
-        if r.below(3) == 0 {
-            let tc = format!("call-{turn:06}");
-            let tool = r.pick(TOOLS);
-            j.clear();
-            j.push_str(&format!(
-                r#"{{"type":"TOOL_CALL_START","toolCallId":"{tc}","toolCallName":"{tool}","parentMessageId":"{mid}"}}"#
-            ));
-            frame(&mut out, &mut c, &j);
-            // The arguments, as the model streams them: JSON text cut in pieces, each piece a
-            // JSON string (so the quotes inside are escaped).
-            let args = format!(
-                r#"{{"city": "{}", "days": {}, "units": "metric", "query": "forecast \"hourly\"\n"}}"#,
-                r.pick(CITIES),
-                1 + r.below(7)
-            );
-            let chars: Vec<char> = args.chars().collect();
-            let mut at = 0;
-            while at < chars.len() {
-                let n = (3 + r.below(8)).min(chars.len() - at);
-                let piece: String = chars[at..at + n].iter().collect();
-                at += n;
-                j.clear();
-                j.push_str(r#"{"type":"TOOL_CALL_ARGS","toolCallId":""#);
-                j.push_str(&tc);
-                j.push_str(r#"","delta":""#);
-                esc(&mut j, &piece, false);
-                j.push_str("\"}");
-                frame(&mut out, &mut c, &j);
-                c.tool_args += 1;
-            }
-            j.clear();
-            j.push_str(&format!(
-                r#"{{"type":"TOOL_CALL_END","toolCallId":"{tc}"}}"#
-            ));
-            frame(&mut out, &mut c, &j);
-            j.clear();
-            j.push_str(&format!(
-                r#"{{"type":"TOOL_CALL_RESULT","messageId":"res-{turn:06}","toolCallId":"{tc}","role":"tool","content":""#
-            ));
-            esc(
-                &mut j,
-                &format!(
-                    "{{\"temperature\": {}, \"conditions\": \"partly cloudy\", \"city\": \"{}\"}}",
-                    10 + r.below(20),
-                    r.pick(CITIES)
-                ),
-                r.below(2) == 0,
-            );
-            j.push_str("\"}");
-            frame(&mut out, &mut c, &j);
-        }
-
-        j.clear();
-        let k = r.below(8);
-        j.push_str(&format!(
-            r#"{{"type":"STATE_DELTA","delta":[{{"op":"replace","path":"/progress","value":{turn}}},{{"op":"replace","path":"/steps/s{k}","value":{{"done":true,"note":"turn {turn} — ok"}}}}]}}"#
-        ));
-        frame(&mut out, &mut c, &j);
-        c.state_deltas += 1;
-    }
-    while c.events + 1 < target {
-        // Pad to the exact count: STEP pairs, and one state patch if one slot is left.
-        if target - 1 - c.events >= 2 {
-            frame(
-                &mut out,
-                &mut c,
-                r#"{"type":"STEP_STARTED","stepName":"wrap-up"}"#,
-            );
-            frame(
-                &mut out,
-                &mut c,
-                r#"{"type":"STEP_FINISHED","stepName":"wrap-up"}"#,
-            );
-        } else {
-            frame(
-                &mut out,
-                &mut c,
-                r#"{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/status","value":"done"}]}"#,
-            );
-            c.state_deltas += 1;
-        }
-    }
-    frame(
-        &mut out,
-        &mut c,
-        r#"{"type":"RUN_FINISHED","threadId":"thread-7f3a","runId":"run-0001","result":{"ok":true}}"#,
-    );
-    Stream {
-        bytes: out.into_bytes(),
-        counts: c,
-    }
-}
 
 // ------------------------------------------------------------------------------------------
 // Peers
@@ -526,6 +280,30 @@ fn serde_typed(input: &[u8]) -> Counts {
     c
 }
 
+/// sonic-rs into its `Value` per frame (the same line split).
+fn sonic_value(input: &[u8]) -> Counts {
+    use sonic_rs::JsonValueTrait;
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        let v: sonic_rs::Value = sonic_rs::from_slice(line).expect("JSON");
+        tally(
+            &mut c,
+            v.get("type").and_then(|t| t.as_str()).expect("a type"),
+        );
+    }
+    c
+}
+
+/// The `ag-ui` crate's typed `Event` per frame (serde_json, the same line split).
+fn ag_ui_typed(input: &[u8]) -> Counts {
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        let ev: ag_ui::Event = serde_json::from_slice(line).expect("ag-ui event");
+        tally(&mut c, ev.event_type().as_str());
+    }
+    c
+}
+
 fn memchr_frames(input: &[u8]) -> usize {
     memchr::memmem::find_iter(input, b"\n\n").count()
 }
@@ -589,6 +367,8 @@ fn main() {
     assert_eq!(ours(input, &mut arena), want, "agui-wire");
     assert_eq!(serde_value(input), want, "serde_json Value");
     assert_eq!(serde_typed(input), want, "serde_json borrowed typed");
+    assert_eq!(sonic_value(input), want, "sonic-rs Value");
+    assert_eq!(ag_ui_typed(input), want, "ag-ui typed");
     assert_eq!(memchr_frames(input), want.events, "memchr frames");
     let (counts, reducer) = ours_reduce(input, &mut arena);
     assert_eq!(counts, want, "agui-wire + reducer");
@@ -632,6 +412,22 @@ fn main() {
     );
     alloc_line(
         "events_sse",
+        "sonic-rs Value",
+        allocs_of(|| {
+            black_box(sonic_value(black_box(input)));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
+        "ag-ui typed",
+        allocs_of(|| {
+            black_box(ag_ui_typed(black_box(input)));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
         "memchr frames",
         allocs_of(|| {
             black_box(memchr_frames(black_box(input)));
@@ -659,6 +455,10 @@ fn main() {
     g.bench_function("serde_json borrowed typed", |b| {
         b.iter(|| serde_typed(black_box(input)))
     });
+    g.bench_function("sonic-rs Value", |b| {
+        b.iter(|| sonic_value(black_box(input)))
+    });
+    g.bench_function("ag-ui typed", |b| b.iter(|| ag_ui_typed(black_box(input))));
     g.bench_function("memchr frames", |b| {
         b.iter(|| memchr_frames(black_box(input)))
     });

@@ -3,7 +3,8 @@
 //!
 //! Groups: `media_heavy/<size>`, `chat_heavy/<count>`, `chat_heavy_uuid/<count>` (the
 //! variant `ag-ui-core` can read) and `state_heavy/<size>`, each with
-//! `Throughput::Bytes(input length)` and every peer in the same group. Before each group a
+//! `Throughput::Bytes(input length)` and every peer in the same group; and
+//! `media_heavy_cold/64MB`, ours and `memchr2` with the caches flushed before every iteration. Before each group a
 //! table of allocations and peak heap per parse is printed, one line per peer.
 //!
 //! ```text
@@ -32,6 +33,9 @@ fn main() {
     for mb in profile.sizes(MEDIA_MB) {
         common::run_group(&mut c, &corpus::media_heavy(mb), &profile);
     }
+    // The cold-cache row: 64 MiB of media (twice the last-level cache), caches flushed.
+    let cold_mb = if profile.test { 1 } else { 64 };
+    common::run_cold(&mut c, &corpus::media_heavy(cold_mb), &profile);
     for n in profile.sizes(CHAT_MESSAGES) {
         common::run_group(&mut c, &corpus::chat_heavy(n, Dialect::Modern), &profile);
     }

@@ -593,9 +593,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for Field<'a> {
 #[derive(Default)]
 pub(crate) struct ObjectBuilder<'de> {
     seen: u64,
-    order: SmallVec<[u16; 16]>,
+    order: SmallVec<[u32; 16]>,
     non_canonical: bool,
-    last_known: Option<u16>,
+    last_known: Option<u32>,
     extras: Vec<Field<'de>>,
 }
 
@@ -613,12 +613,12 @@ impl<'de> ObjectBuilder<'de> {
             ));
         }
         self.seen |= bit;
-        let id16 = id as u16;
-        if !self.extras.is_empty() || self.last_known.is_some_and(|l| l > id16) {
+        let id32 = id as u32;
+        if !self.extras.is_empty() || self.last_known.is_some_and(|l| l > id32) {
             self.non_canonical = true;
         }
-        self.last_known = Some(id16);
-        self.order.push(id16);
+        self.last_known = Some(id32);
+        self.order.push(id32);
         Ok(())
     }
 
@@ -629,13 +629,13 @@ impl<'de> ObjectBuilder<'de> {
         value: RawJson<'de>,
     ) -> Result<(), E> {
         let i = self.extras.len();
-        if i >= (u16::MAX - EXTRA_BASE) as usize {
+        if i >= (u32::MAX - EXTRA_BASE) as usize {
             return Err(E::custom(format_args!(
                 "more than {} unknown fields in one object",
-                u16::MAX - EXTRA_BASE
+                u32::MAX - EXTRA_BASE
             )));
         }
-        self.order.push(EXTRA_BASE + i as u16);
+        self.order.push(EXTRA_BASE + i as u32);
         self.extras.push(Field {
             key: key.into_str(),
             value,

@@ -142,7 +142,10 @@ fn fields_are_read() {
 
     let ev = Event::parse(FULL[18].as_bytes(), &arena).unwrap();
     let Event::StateDelta(d) = &ev else { panic!() };
-    assert_eq!(d.delta.to_serde_value().as_array().unwrap().len(), 7);
+    assert_eq!(
+        d.delta.to_serde_value().unwrap().as_array().unwrap().len(),
+        7
+    );
 
     let ev = Event::parse(FULL[31].as_bytes(), &arena).unwrap();
     let Event::SubagentStarted(s) = &ev else {

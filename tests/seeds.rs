@@ -49,7 +49,7 @@ fn run_agent_input_example() {
     let params = tools[0].parameters.as_ref().unwrap();
     assert_eq!(params.kind(), JsonKind::Object);
     assert_eq!(
-        params.to_serde_value(),
+        params.to_serde_value().unwrap(),
         serde_json::json!({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})
     );
     assert!(tools[0].metadata.is_none());

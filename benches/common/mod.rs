@@ -5,6 +5,8 @@
 
 pub mod alloc;
 pub mod corpus;
+#[allow(dead_code)]
+pub mod event_stream;
 pub mod peers;
 
 use std::hint::black_box;
@@ -212,5 +214,76 @@ pub fn run_group(c: &mut Criterion, corpus: &Corpus, profile: &Profile) {
             }
         }
     }
+    g.finish();
+}
+
+/// Bytes written and read between two timed iterations of a cold-cache group: twice the
+/// 32 MiB last-level cache of the machine the README's figures come from.
+const FLUSH_BYTES: usize = 64 << 20;
+
+/// Evicts the caches: writes and sums a buffer of [`FLUSH_BYTES`].
+fn flush(buf: &mut [u8], round: u8) -> u64 {
+    buf.fill(round);
+    buf.iter().step_by(64).map(|&b| b as u64).sum()
+}
+
+/// The cold-cache row: ours and `memchr2` on a document larger than the last-level cache, the
+/// caches flushed (a 64 MiB buffer written and read) before every timed iteration, so every
+/// byte comes from memory. Group `<family>_cold/<label>`.
+pub fn run_cold(c: &mut Criterion, corpus: &Corpus, profile: &Profile) {
+    let group = format!("{}_cold/{}", corpus.family, corpus.label);
+    let input = &corpus.bytes;
+    if profile
+        .filter
+        .as_ref()
+        .is_some_and(|f| !group.contains(f.as_str()) && !f.contains("cold"))
+    {
+        return;
+    }
+    println!(
+        "\n== {group}: {} bytes ({}), caches flushed ({}) before each iteration",
+        input.len(),
+        alloc::human(input.len() as u64),
+        alloc::human(FLUSH_BYTES as u64)
+    );
+    let mut arena = agui_wire::Bump::new();
+    let want = corpus.expect.messages;
+    let got = agui_wire::RunAgentInput::parse(input, &arena)
+        .expect("agui_wire")
+        .messages
+        .len();
+    assert_eq!(got, want, "{group}: messages");
+    let mut junk = vec![0u8; FLUSH_BYTES];
+    let mut round = 0u8;
+    let mut g = c.benchmark_group(&group);
+    g.throughput(Throughput::Bytes(input.len() as u64));
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(if profile.quick { 2 } else { 6 }))
+        .sampling_mode(SamplingMode::Flat);
+    g.bench_function("agui_wire", |b| {
+        b.iter_batched(
+            || {
+                round = round.wrapping_add(1);
+                black_box(flush(&mut junk, round));
+            },
+            |()| {
+                arena.reset();
+                let r = agui_wire::RunAgentInput::parse(black_box(input), &arena);
+                black_box(r.expect("agui_wire").messages.len());
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.bench_function("limit_memchr2", |b| {
+        b.iter_batched(
+            || {
+                round = round.wrapping_add(1);
+                black_box(flush(&mut junk, round));
+            },
+            |()| black_box(peers::limits::memchr2_count(black_box(input))),
+            BatchSize::PerIteration,
+        )
+    });
     g.finish();
 }

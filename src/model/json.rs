@@ -6,6 +6,7 @@ use std::fmt;
 
 use bumpalo::Bump;
 
+use super::unescape::{unescape, unescape_in, unescape_to};
 use crate::error::{Error, ErrorKind};
 
 /// A JSON string as it appears on the wire, borrowed from the input.
@@ -169,11 +170,7 @@ impl<'a> Str<'a> {
         match (&self.raw, self.escaped) {
             (Cow::Borrowed(raw), false) => raw,
             (raw, false) => arena.alloc_str(raw),
-            (raw, true) => {
-                let mut out = bumpalo::collections::String::with_capacity_in(raw.len(), arena);
-                unescape_to(raw, |s| out.push_str(s));
-                out.into_bump_str()
-            }
+            (raw, true) => unescape_in(raw, arena),
         }
     }
 
@@ -338,7 +335,8 @@ impl JsonKind {
 /// `parameters`, activity `content`, resume `payload`, event `snapshot`/`delta`/`value`...)
 /// is a `RawJson`: the parser checks it against the grammar and records its kind, but builds
 /// nothing. Look inside with [`RawJson::to_value`] (a `simd_json` borrowed value) or
-/// [`RawJson::to_serde_value`].
+/// [`RawJson::to_serde_value`] (both refuse values nested deeper than
+/// [`RawJson::MAX_TREE_DEPTH`]).
 ///
 /// Equality ignores whitespace outside strings, so `{"a": 1}` equals `{"a":1}`.
 ///
@@ -477,35 +475,6 @@ impl<'a> RawJson<'a> {
     /// ```
     pub fn is_compact(&self) -> bool {
         self.compact
-    }
-
-    /// Parses the value into a `simd_json` borrowed value, copying the text into `arena` first
-    /// (simd-json rewrites its buffer; the input itself is never touched).
-    ///
-    /// ```
-    /// # use agui_wire::{RawJson, Bump};
-    /// use simd_json::prelude::*;
-    /// let arena = Bump::new();
-    /// let v = RawJson::from_text("[1,2,3]").unwrap().to_value(&arena).unwrap();
-    /// assert_eq!(v.as_array().map(|a| a.len()), Some(3));
-    /// ```
-    pub fn to_value<'b>(
-        &self,
-        arena: &'b Bump,
-    ) -> Result<simd_json::BorrowedValue<'b>, simd_json::Error> {
-        let buf = arena.alloc_slice_copy(self.text.as_bytes());
-        simd_json::to_borrowed_value(buf)
-    }
-
-    /// Parses the value into a `serde_json::Value`.
-    ///
-    /// ```
-    /// # use agui_wire::RawJson;
-    /// let v = RawJson::from_text(r#"{"k":[true]}"#).unwrap().to_serde_value();
-    /// assert_eq!(v["k"][0], serde_json::Value::Bool(true));
-    /// ```
-    pub fn to_serde_value(&self) -> serde_json::Value {
-        serde_json::from_str(&self.text).unwrap_or(serde_json::Value::Null)
     }
 
     /// Copies borrowed text so the value no longer borrows the input.
@@ -652,78 +621,6 @@ pub fn escape_into(text: &str, out: &mut String) {
         start = i + 1;
     }
     out.push_str(&text[start..]);
-}
-
-/// Unescapes validated JSON string content.
-pub(crate) fn unescape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    unescape_to(raw, |s| out.push_str(s));
-    out
-}
-
-/// Unescapes validated JSON string content, handing out pieces of text in order.
-fn unescape_to(raw: &str, mut sink: impl FnMut(&str)) {
-    let b = raw.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            i += 1;
-            continue;
-        }
-        if start < i {
-            sink(&raw[start..i]);
-        }
-        let (ch, len) = decode_escape(b, i);
-        let mut buf = [0u8; 4];
-        sink(ch.encode_utf8(&mut buf));
-        i += len;
-        start = i;
-    }
-    if start < b.len() {
-        sink(&raw[start..]);
-    }
-}
-
-/// Decodes the escape at `b[i]` (a backslash); returns the character and the escape's length.
-/// Invalid escapes (which validated input never has) decode as U+FFFD.
-fn decode_escape(b: &[u8], i: usize) -> (char, usize) {
-    let hex = |at: usize| -> Option<u32> {
-        let s = b.get(at..at + 4)?;
-        let mut v = 0;
-        for &c in s {
-            v = v * 16 + (c as char).to_digit(16)?;
-        }
-        Some(v)
-    };
-    match b.get(i + 1) {
-        Some(b'"') => ('"', 2),
-        Some(b'\\') => ('\\', 2),
-        Some(b'/') => ('/', 2),
-        Some(b'b') => ('\u{8}', 2),
-        Some(b'f') => ('\u{c}', 2),
-        Some(b'n') => ('\n', 2),
-        Some(b'r') => ('\r', 2),
-        Some(b't') => ('\t', 2),
-        Some(b'u') => match hex(i + 2) {
-            Some(hi @ 0xD800..=0xDBFF) => match (b.get(i + 6), b.get(i + 7), hex(i + 8)) {
-                (Some(b'\\'), Some(b'u'), Some(lo @ 0xDC00..=0xDFFF)) => {
-                    let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                    (char::from_u32(c).unwrap_or('\u{FFFD}'), 12)
-                }
-                _ => ('\u{FFFD}', 6),
-            },
-            Some(u) => (char::from_u32(u).unwrap_or('\u{FFFD}'), 6),
-            None => ('\u{FFFD}', 2),
-        },
-        _ => ('\u{FFFD}', 1),
-    }
-}
-
-/// Unescapes possibly invalid string content, for error messages.
-pub(crate) fn unescape_lossy(raw: &[u8]) -> String {
-    let text = String::from_utf8_lossy(raw);
-    unescape(&text)
 }
 
 /// A list in the model: a slice in the parse arena, or a `Vec` once built or edited by hand.
@@ -923,11 +820,11 @@ pub struct Extra<'a> {
     pub(crate) fields: List<'a, Field<'a>>,
     /// Wire order of the object's keys: ids of known fields (below [`EXTRA_BASE`]) and
     /// `EXTRA_BASE + i` for the i-th unknown field. Empty means "the canonical order".
-    pub(crate) order: List<'a, u16>,
+    pub(crate) order: List<'a, u32>,
 }
 
 /// Offset of unknown-field ids in [`Extra`]'s order record.
-pub(crate) const EXTRA_BASE: u16 = 1024;
+pub(crate) const EXTRA_BASE: u32 = 1024;
 
 impl<'a> Extra<'a> {
     /// The unknown fields, in input order.
@@ -968,7 +865,7 @@ impl<'a> Extra<'a> {
         let i = self.fields.len();
         self.fields.to_mut().push(Field { key, value });
         if !self.order.is_empty() {
-            self.order.to_mut().push(EXTRA_BASE + i as u16);
+            self.order.to_mut().push(EXTRA_BASE + i as u32);
         }
     }
 
@@ -989,12 +886,12 @@ impl<'a> Extra<'a> {
         let keep: Vec<bool> = self.fields.iter().map(|f| !f.key.eq_text(key)).collect();
         if !self.order.is_empty() {
             let mut new_index = Vec::with_capacity(keep.len());
-            let mut n = 0u16;
+            let mut n = 0u32;
             for &k in &keep {
                 new_index.push(if k { Some(n) } else { None });
-                n += k as u16;
+                n += k as u32;
             }
-            let order: Vec<u16> = self
+            let order: Vec<u32> = self
                 .order
                 .iter()
                 .filter_map(|&id| {
@@ -1017,7 +914,7 @@ impl<'a> Extra<'a> {
     }
 
     /// The recorded wire order (empty when canonical).
-    pub(crate) fn order(&self) -> &[u16] {
+    pub(crate) fn order(&self) -> &[u32] {
         &self.order
     }
 

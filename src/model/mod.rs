@@ -13,14 +13,17 @@ mod content;
 mod input;
 mod json;
 mod message;
+mod tree;
+mod unescape;
 
 pub use capabilities::*;
 pub use content::*;
 pub use input::*;
 #[allow(unused_imports)]
-pub(crate) use json::{EXTRA_BASE, has_ws_outside_strings, minify_into, unescape_lossy};
+pub(crate) use json::{EXTRA_BASE, has_ws_outside_strings, minify_into};
 pub use json::{Extra, Field, JsonKind, List, RawJson, Str, escape_into};
 pub use message::*;
+pub(crate) use unescape::{unescape as unescape_fast, unescape_lossy, unescape_scalar};
 
 /// Conversion of a borrowed model value into one that owns its data (`'static`).
 pub(crate) trait IntoOwned {

@@ -12,6 +12,8 @@
 //! bytes.
 
 mod capabilities;
+#[doc(hidden)]
+pub mod differential;
 mod input;
 pub(crate) mod resume;
 
@@ -48,7 +50,8 @@ pub struct ParseOptions {
     pub max_depth: usize,
     /// Most messages in `messages`.
     pub max_messages: usize,
-    /// Most entries in any other list (tools, context, content parts, tool calls, ...).
+    /// Most entries in any other list (tools, context, content parts, tool calls, ...), and
+    /// most unknown fields in one object.
     pub max_list_items: usize,
     /// Read `null` in an optional field (`"metadata": null`, `"parentRunId": null`, ...) as if
     /// the field were absent, as the Python SDK does. Off by default: the protocol says an
@@ -144,9 +147,11 @@ pub(crate) struct Obj<'a> {
     /// Offset of the `{`.
     pub(crate) start: usize,
     seen: u64,
-    order: SmallVec<[u16; 16]>,
-    canonical: bool,
-    last_known: Option<u16>,
+    /// The wire order, written out only once the object stops being canonical (known fields
+    /// in ascending id order, then the unknown ones): until then `seen` and the number of
+    /// unknown fields say it all, and nothing is recorded per field.
+    order: Option<bumpalo::collections::Vec<'a, u32>>,
+    last_known: Option<u32>,
     extras: Option<bumpalo::collections::Vec<'a, Field<'a>>>,
     first: bool,
 }
@@ -275,8 +280,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         Ok(Obj {
             start,
             seen: 0,
-            order: SmallVec::new(),
-            canonical: true,
+            order: None,
             last_known: None,
             extras: None,
             first: true,
@@ -341,12 +345,16 @@ impl<'a, 'o> Parser<'a, 'o> {
                 ));
             }
             obj.seen |= bit;
-            let id16 = id as u16;
-            if obj.extras.is_some() || obj.last_known.is_some_and(|l| l > id16) {
-                obj.canonical = false;
+            let id32 = id as u32;
+            if obj.order.is_none()
+                && (obj.extras.is_some() || obj.last_known.is_some_and(|l| l > id32) || id >= 64)
+            {
+                self.write_order(obj, bit);
             }
-            obj.last_known = Some(id16);
-            obj.order.push(id16);
+            obj.last_known = Some(id32);
+            if let Some(order) = &mut obj.order {
+                order.push(id32);
+            }
         }
         Ok(id)
     }
@@ -357,21 +365,25 @@ impl<'a, 'o> Parser<'a, 'o> {
         let extras = obj
             .extras
             .get_or_insert_with(|| bumpalo::collections::Vec::new_in(self.arena));
-        if extras.len() >= self.opts.max_list_items
-            || extras.len() >= (u16::MAX - EXTRA_BASE) as usize
-        {
+        // The second bound (four billion fields, 16 GB of input at least) keeps the order ids
+        // in `u32`; `max_list_items` is the limit that matters.
+        let limit = self
+            .opts
+            .max_list_items
+            .min((u32::MAX - EXTRA_BASE) as usize);
+        if extras.len() >= limit {
             return Err(RawError::new(
                 ErrorKind::TooManyItems {
                     what: "unknown fields",
-                    limit: self
-                        .opts
-                        .max_list_items
-                        .min((u16::MAX - EXTRA_BASE) as usize),
+                    limit,
                 },
                 key.start,
             ));
         }
-        obj.order.push(EXTRA_BASE + extras.len() as u16);
+        let i = EXTRA_BASE + extras.len() as u32;
+        if let Some(order) = &mut obj.order {
+            order.push(i);
+        }
         extras.push(Field {
             key: Str::from_validated(key.raw, key.escaped),
             value,
@@ -385,12 +397,29 @@ impl<'a, 'o> Parser<'a, 'o> {
             Some(v) => List::borrowed(v.into_bump_slice()),
             None => List::new(),
         };
-        let order = if obj.canonical {
-            List::new()
-        } else {
-            List::borrowed(self.arena.alloc_slice_copy(&obj.order))
+        let order = match obj.order {
+            None => List::new(),
+            Some(v) => List::borrowed(v.into_bump_slice()),
         };
         Extra { fields, order }
+    }
+
+    /// Writes out the canonical order of what `obj` has read so far (its known fields but
+    /// the one of bit `now`, ascending, then its unknown fields), as it stops being canonical.
+    #[cold]
+    fn write_order(&self, obj: &mut Obj<'a>, now: u64) {
+        let extras = obj.extras.as_ref().map_or(0, |e| e.len());
+        let mut order = bumpalo::collections::Vec::with_capacity_in(
+            (obj.seen.count_ones() as usize + extras + 4).min(1 << 16),
+            self.arena,
+        );
+        let mut seen = obj.seen & !now;
+        while seen != 0 {
+            order.push(seen.trailing_zeros());
+            seen &= seen - 1;
+        }
+        order.extend((0..extras as u32).map(|i| EXTRA_BASE + i));
+        obj.order = Some(order);
     }
 
     /// The cheap error for a missing required field of `obj`.
@@ -846,6 +875,42 @@ pub(crate) fn set<T>(slot: &mut Option<T>, v: T) {
 mod tests {
     use super::*;
     use crate::AgentCapabilities;
+
+    /// 100 000 unknown fields (beyond the 64 511 a `u16` order id allowed), around and between
+    /// known fields in a non-canonical order: all kept, and written back byte for byte.
+    #[test]
+    fn hundred_thousand_unknown_fields() {
+        const N: usize = 100_000;
+        let mut doc = String::from(r#"{"x-first":1,"runId":"r""#);
+        for i in 0..N {
+            doc.push_str(&format!(",\"k{i}\":{i}"));
+            if i == N / 2 {
+                doc.push_str(r#","threadId":"t""#);
+            }
+        }
+        doc.push_str(r#","messages":[],"x-last":true}"#);
+        let arena = Bump::new();
+        let input = crate::RunAgentInput::parse(doc.as_bytes(), &arena).unwrap();
+        assert_eq!(input.extra.fields().len(), N + 2);
+        assert_eq!(input.extra.fields()[N].key, "k99999");
+        assert_eq!(input.extra.get("x-last").map(|v| v.text()), Some("true"));
+        assert_eq!(crate::to_vec(&input), doc.as_bytes());
+        // serde has no cap of its own either.
+        let via_serde: crate::RunAgentInput<'_> = serde_json::from_str(&doc).unwrap();
+        assert_eq!(via_serde.extra.fields().len(), N + 2);
+        assert_eq!(crate::to_vec(&via_serde), doc.as_bytes());
+        // The same fields in canonical order record no order at all.
+        let canon = format!(
+            r#"{{"threadId":"t","runId":"r","messages":[],{}}}"#,
+            (0..N)
+                .map(|i| format!("\"k{i}\":{i}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let input = crate::RunAgentInput::parse(canon.as_bytes(), &arena).unwrap();
+        assert!(input.extra.order().is_empty());
+        assert_eq!(crate::to_vec(&input), canon.as_bytes());
+    }
 
     #[test]
     fn integral_values() {

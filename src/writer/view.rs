@@ -231,7 +231,7 @@ mod tests {
         v
     }
 
-    fn extra_with(order: Vec<u16>, n: usize) -> Extra<'static> {
+    fn extra_with(order: Vec<u32>, n: usize) -> Extra<'static> {
         let fields = (0..n)
             .map(|i| Field {
                 key: Str::new(["a", "b", "c", "d"][i % 4]),

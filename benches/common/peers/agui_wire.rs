@@ -75,7 +75,7 @@ pub fn summary(r: &RunAgentInput<'_>) -> Summary {
 }
 
 /// Decodes every string the summary counts into `arena`; returns the total decoded length.
-fn decode_all<'a>(r: &RunAgentInput<'a>, arena: &'a Bump) -> usize {
+pub fn decode_all<'a>(r: &RunAgentInput<'a>, arena: &'a Bump) -> usize {
     fn content<'a>(c: &Content<'a>, arena: &'a Bump) -> usize {
         match c {
             Content::Text(t) => t.in_arena(arena).len(),

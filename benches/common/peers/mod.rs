@@ -5,6 +5,7 @@
 //! check, run once before timing, that reports what it parsed so the group can compare it
 //! with the generator's [`Summary`].
 
+pub mod ag_ui;
 pub mod ag_ui_core;
 pub mod agui_wire;
 pub mod borrowed;
@@ -98,6 +99,18 @@ pub fn all(corpus: &Corpus) -> (Vec<Peer<'static>>, Vec<String>) {
             Ok(_) => "reads it, but its model drops content parts/roles (not comparable)".into(),
         };
         notes.push(format!("ag_ui_core: cannot take part, {why}"));
+    }
+
+    match ag_ui::parse(&corpus.bytes) {
+        Ok(_) => peers.push(slice(
+            "ag_ui",
+            |i| drop(black_box(ag_ui::parse(i).expect("ag_ui"))),
+            |i| {
+                let r = ag_ui::parse(i).map_err(|e| e.to_string())?;
+                Ok(Some(ag_ui::summary(&r)))
+            },
+        )),
+        Err(e) => notes.push(format!("ag_ui: cannot take part, rejects it: {e}")),
     }
 
     peers.push(slice(

@@ -154,6 +154,46 @@ pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
     }
 }
 
+/// Every kernel against the scalar one at `at` (see
+/// [`crate::parser::differential::string_kernels_agree`]).
+pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
+    let from = at.min(bytes.len());
+    let (want, want_na) = scalar::find_string_special(bytes, from);
+    let mut runs = vec![("dispatch", find_string_special(bytes, from))];
+    runs.extend(
+        Kernel::available()
+            .into_iter()
+            .map(|k| ("kernel", k.find(bytes, from))),
+    );
+    for (name, (end, na)) in runs {
+        if end != want || (want_na && !na) {
+            return Err(format!(
+                "{name} find from {from}: ({end}, {na}), scalar ({want}, {want_na})"
+            ));
+        }
+    }
+    let want = scalar::special_mask(bytes, from);
+    let got = special_mask(bytes, from);
+    if got != want {
+        return Err(format!("special_mask at {from}: {got:?}, scalar {want:?}"));
+    }
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    if from + BLOCK <= bytes.len() {
+        let sse = sse2::special_mask(bytes, from);
+        if sse != (want.0, want.2) {
+            return Err(format!("sse2 mask at {from}: {sse:?}, scalar {want:?}"));
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 support was just checked, and `from + BLOCK <= bytes.len()`.
+            let avx = unsafe { avx2::special_mask(bytes, from) };
+            if avx != (want.0, want.2) {
+                return Err(format!("avx2 mask at {from}: {avx:?}, scalar {want:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

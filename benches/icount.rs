@@ -1,0 +1,90 @@
+//! One workload run a fixed number of times, for instruction counts under callgrind (exact and
+//! repeatable on a loaded machine, unlike wall time). The work is inside one function,
+//! `measured`, so callgrind can count it alone:
+//!
+//! ```text
+//! cargo bench --bench icount --no-run
+//! AGUI_ICOUNT=chat valgrind --tool=callgrind --collect-atstart=no \
+//!     --toggle-collect='*icount*measured*' target/release/deps/icount-<hash>
+//! ```
+//!
+//! `AGUI_ICOUNT` picks the workload: `chat` (`RunAgentInput::parse` of `chat_heavy/1000`),
+//! `chat_decode` (the same plus unescaping every text and arguments string into the arena),
+//! `state` (`state_heavy/1MB`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the
+//! events bench, `SseDecoder` + `Event::parse`, the arena reset after each). `AGUI_ICOUNT_RUNS`
+//! (default 1) repeats it. The program prints the bytes and events per run, to divide by.
+
+#[allow(dead_code)]
+mod common;
+
+use std::hint::black_box;
+
+use agui_wire::sse::{SseDecoder, SseOptions};
+use agui_wire::{Bump, Event, RunAgentInput};
+use common::corpus::{self, Dialect};
+
+#[global_allocator]
+static GLOBAL: common::alloc::Counting = common::alloc::Counting;
+
+/// The counted call (callgrind toggles collection on entering it).
+#[inline(never)]
+fn measured(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
+    run(work, input, arena, runs)
+}
+
+#[inline(never)]
+fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
+    let mut n = 0;
+    for _ in 0..runs {
+        arena.reset();
+        match work {
+            "events" => {
+                let mut decoder = SseDecoder::new(SseOptions::default());
+                let mut feed = decoder.feed(input);
+                while let Some(frame) = feed.next() {
+                    let frame = frame.expect("SSE frame");
+                    let ev = Event::parse(frame.data, arena).expect("event");
+                    black_box(&ev);
+                    drop(ev);
+                    n += 1;
+                    arena.reset();
+                }
+            }
+            "chat_decode" => {
+                let r = RunAgentInput::parse(black_box(input), arena).expect("parse");
+                n += common::peers::agui_wire::decode_all(&r, arena);
+                black_box(&r);
+            }
+            _ => {
+                let r = RunAgentInput::parse(black_box(input), arena).expect("parse");
+                n += r.messages.len();
+                black_box(&r);
+            }
+        }
+    }
+    n
+}
+
+fn main() {
+    let work = std::env::var("AGUI_ICOUNT").unwrap_or_else(|_| "chat".into());
+    let runs: usize = std::env::var("AGUI_ICOUNT_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let input = match work.as_str() {
+        "chat" | "chat_decode" => corpus::chat_heavy(1_000, Dialect::Modern).bytes,
+        "state" => corpus::state_heavy(1).bytes,
+        "media" => corpus::media_heavy(1).bytes,
+        "events" => common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008).bytes,
+        other => panic!("unknown AGUI_ICOUNT={other}"),
+    };
+    let mut arena = Bump::new();
+    // One run first so the arena has grown to its working size (a proxy reuses it).
+    run(&work, &input, &mut arena, 1);
+    let n = measured(&work, &input, &mut arena, runs);
+    println!(
+        "{work}: {} bytes, {} items per run, {runs} runs",
+        input.len(),
+        n / runs.max(1)
+    );
+}

@@ -1,0 +1,35 @@
+//! The fast paths against their scalar twins, on the same bytes: every vector string kernel
+//! (AVX2, SSE2, the dispatching entry points) against the portable scalar one at every
+//! position of the input (every 13th past the first 512 bytes); unescaping by runs against
+//! the byte-at-a-time unescaper; and `RawJson::to_serde_value` (built iteratively) against
+//! serde_json wherever serde_json reads the text (it stops at 128 levels; we go to 512). The
+//! whole parses run too, so their paths are covered.
+#![no_main]
+
+use agui_wire::parser::differential::{string_kernels_agree, unescape_fast, unescape_scalar};
+use agui_wire::{Bump, Event, RawJson, RunAgentInput};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let positions = (0..data.len().min(512)).chain((512..data.len()).step_by(13));
+    for at in positions.chain([data.len()]) {
+        if let Err(e) = string_kernels_agree(data, at) {
+            panic!("kernels disagree: {e}");
+        }
+    }
+    let arena = Bump::new();
+    let _ = RunAgentInput::parse(data, &arena);
+    let _ = Event::parse(data, &arena);
+
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    assert_eq!(unescape_fast(text), unescape_scalar(text), "unescaping disagrees");
+
+    if let Ok(raw) = RawJson::from_text(text) {
+        let ours = raw.to_serde_value();
+        if let Ok(want) = serde_json::from_str::<serde_json::Value>(text) {
+            assert_eq!(ours.expect("serde_json reads it, so must we"), want);
+        }
+    }
+});

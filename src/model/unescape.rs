@@ -1,0 +1,285 @@
+//! Unescaping JSON string content (the bytes between the quotes, already validated).
+//!
+//! The fast path, [`unescape_runs`], copies the text between escapes in whole runs (`memchr`
+//! finds each backslash with vector instructions) and decodes the common escapes with a table;
+//! [`unescape_to`] is its byte-at-a-time twin, the reference the tests and the differential
+//! fuzz target (`fuzz/fuzz_targets/fast_vs_scalar.rs`) compare it with. Both decode invalid
+//! escapes (which validated input never has; error messages unescape raw bytes) the same way,
+//! as U+FFFD.
+
+use bumpalo::Bump;
+
+/// Where [`unescape_runs`] writes.
+pub(crate) trait ByteSink {
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl ByteSink for Vec<u8> {
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+impl ByteSink for bumpalo::collections::Vec<'_, u8> {
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice_copy(bytes);
+    }
+}
+
+/// The byte a two-character escape `\c` stands for, indexed by `c`; 0 for the others.
+const SIMPLE: [u8; 128] = {
+    let mut t = [0u8; 128];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
+
+/// Unescapes `raw` into `out`: each run between backslashes in one copy, each escape decoded
+/// on its own. For valid content the output is never longer than `raw` (every escape is at
+/// least as long as the UTF-8 it stands for; an invalid one may decode to a longer U+FFFD,
+/// which only makes the output grow), and it is always valid UTF-8: runs split `raw` (a `str`) only at
+/// backslashes, which are ASCII, and escapes decode to whole characters.
+#[inline]
+pub(crate) fn unescape_runs(raw: &str, out: &mut impl ByteSink) {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while let Some(off) = memchr::memchr(b'\\', b.get(i..).unwrap_or_default()) {
+        let at = i + off;
+        out.put(&b[i..at]);
+        i = at + escape_into(b, at, out);
+    }
+    out.put(b.get(i..).unwrap_or_default());
+}
+
+/// Decodes the escape whose backslash is at `b[at]` into `out`; returns its length.
+#[inline(always)]
+fn escape_into(b: &[u8], at: usize, out: &mut impl ByteSink) -> usize {
+    match b.get(at + 1) {
+        Some(&c) if c < 128 && SIMPLE[c as usize] != 0 => {
+            out.put(&[SIMPLE[c as usize]]);
+            2
+        }
+        // `\uXXXX` outside the surrogates: encoded here (pairs and bad hex go the slow way).
+        Some(b'u') if let Some(u) = hex4(b, at + 2).filter(|u| !(0xD800..0xE000).contains(u)) => {
+            // The casts keep the low bits on purpose: `u` < 0x10000, split into UTF-8 bytes.
+            if u < 0x80 {
+                out.put(&[u as u8]);
+            } else if u < 0x800 {
+                out.put(&[0xC0 | (u >> 6) as u8, 0x80 | (u & 0x3F) as u8]);
+            } else {
+                out.put(&[
+                    0xE0 | (u >> 12) as u8,
+                    0x80 | ((u >> 6) & 0x3F) as u8,
+                    0x80 | (u & 0x3F) as u8,
+                ]);
+            }
+            6
+        }
+        _ => {
+            let (ch, len) = decode_escape(b, at);
+            let mut buf = [0u8; 4];
+            out.put(ch.encode_utf8(&mut buf).as_bytes());
+            len
+        }
+    }
+}
+
+/// The value of the four hex digits at `b[at..]`, if they are four hex digits.
+#[inline(always)]
+fn hex4(b: &[u8], at: usize) -> Option<u32> {
+    let s = b.get(at..at + 4)?;
+    let mut v = 0u32;
+    for &c in s {
+        let d = match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => return None,
+        };
+        v = v << 4 | d as u32;
+    }
+    Some(v)
+}
+
+/// Unescapes `raw` into `arena` (one allocation of `raw.len()` bytes, never grown for valid
+/// content).
+pub(crate) fn unescape_in<'a>(raw: &str, arena: &'a Bump) -> &'a str {
+    let mut out = bumpalo::collections::Vec::with_capacity_in(raw.len(), arena);
+    unescape_runs(raw, &mut out);
+    debug_assert!(std::str::from_utf8(&out).is_ok());
+    // SAFETY: `unescape_runs` writes valid UTF-8 for any `&str` input (see its doc: runs cut
+    // at ASCII backslashes plus whole encoded characters).
+    let s = unsafe { bumpalo::collections::String::from_utf8_unchecked(out) };
+    s.into_bump_str()
+}
+
+/// Unescapes validated JSON string content onto the heap.
+pub(crate) fn unescape(raw: &str) -> String {
+    let mut out = Vec::with_capacity(raw.len());
+    unescape_runs(raw, &mut out);
+    debug_assert!(std::str::from_utf8(&out).is_ok());
+    // SAFETY: as in `unescape_in`, the output of `unescape_runs` on a `&str` is valid UTF-8.
+    unsafe { String::from_utf8_unchecked(out) }
+}
+
+/// Unescapes validated JSON string content, handing out pieces of text in order, one byte
+/// at a time: the scalar twin of [`unescape_runs`] (and what [`Str::eq_text`] compares with,
+/// piece by piece, without allocating).
+///
+/// [`Str::eq_text`]: crate::Str::eq_text
+pub(crate) fn unescape_to(raw: &str, mut sink: impl FnMut(&str)) {
+    let b = raw.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        if start < i {
+            sink(&raw[start..i]);
+        }
+        let (ch, len) = decode_escape(b, i);
+        let mut buf = [0u8; 4];
+        sink(ch.encode_utf8(&mut buf));
+        i += len;
+        start = i;
+    }
+    if start < b.len() {
+        sink(&raw[start..]);
+    }
+}
+
+/// [`unescape_to`] collected into a `String`: the reference for tests and fuzzing.
+pub(crate) fn unescape_scalar(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    unescape_to(raw, |s| out.push_str(s));
+    out
+}
+
+/// Decodes the escape at `b[i]` (a backslash); returns the character and the escape's length.
+/// Invalid escapes (which validated input never has) decode as U+FFFD.
+fn decode_escape(b: &[u8], i: usize) -> (char, usize) {
+    let hex = |at: usize| -> Option<u32> {
+        let s = b.get(at..at + 4)?;
+        let mut v = 0;
+        for &c in s {
+            v = v * 16 + (c as char).to_digit(16)?;
+        }
+        Some(v)
+    };
+    match b.get(i + 1) {
+        Some(b'"') => ('"', 2),
+        Some(b'\\') => ('\\', 2),
+        Some(b'/') => ('/', 2),
+        Some(b'b') => ('\u{8}', 2),
+        Some(b'f') => ('\u{c}', 2),
+        Some(b'n') => ('\n', 2),
+        Some(b'r') => ('\r', 2),
+        Some(b't') => ('\t', 2),
+        Some(b'u') => match hex(i + 2) {
+            Some(hi @ 0xD800..=0xDBFF) => match (b.get(i + 6), b.get(i + 7), hex(i + 8)) {
+                (Some(b'\\'), Some(b'u'), Some(lo @ 0xDC00..=0xDFFF)) => {
+                    let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                    (char::from_u32(c).unwrap_or('\u{FFFD}'), 12)
+                }
+                _ => ('\u{FFFD}', 6),
+            },
+            Some(u) => (char::from_u32(u).unwrap_or('\u{FFFD}'), 6),
+            None => ('\u{FFFD}', 2),
+        },
+        _ => ('\u{FFFD}', 1),
+    }
+}
+
+/// Unescapes possibly invalid string content, for error messages.
+pub(crate) fn unescape_lossy(raw: &[u8]) -> String {
+    let text = String::from_utf8_lossy(raw);
+    unescape(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check(raw: &str) {
+        let want = unescape_scalar(raw);
+        assert_eq!(unescape(raw), want, "{raw:?}");
+        let arena = Bump::new();
+        assert_eq!(unescape_in(raw, &arena), want, "{raw:?}");
+        if crate::Str::from_raw(raw).is_ok() {
+            assert!(want.len() <= raw.len());
+        }
+    }
+
+    #[test]
+    fn every_escape_at_every_place() {
+        let escapes = [
+            r#"\""#,
+            r"\\",
+            r"\/",
+            r"\b",
+            r"\f",
+            r"\n",
+            r"\r",
+            r"\t",
+            r"\u0041",
+            r"\u00e9",
+            r"\u2615",
+            r"\ud83d\ude00",
+            r"\u0000",
+            r"\uffff",
+            // Invalid (never in validated input; error messages unescape raw bytes).
+            r"\q",
+            r"\u12",
+            r"\ud83d",
+            r"\ud83dx",
+            r"\ude00",
+            "\\",
+        ];
+        for e in escapes {
+            for pre in [
+                "",
+                "a",
+                "é",
+                "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz",
+            ] {
+                for post in ["", "z", "☕", r"\n"] {
+                    check(&format!("{pre}{e}{post}"));
+                    check(&format!("{pre}{e}{e}{post}{e}"));
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn runs_match_the_scalar_twin(
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    "[a-z é☕😀]{0,70}",
+                    Just(r"\n".to_string()),
+                    Just(r#"\""#.to_string()),
+                    Just(r"\\".to_string()),
+                    Just(r"\u00e9".to_string()),
+                    Just(r"\ud83d\ude00".to_string()),
+                    Just(r"\u".to_string()),
+                    Just("\\".to_string()),
+                    "\\\\[a-zA-Z0-9]{0,5}",
+                ],
+                0..20,
+            )
+        ) {
+            check(&pieces.concat());
+        }
+    }
+}
