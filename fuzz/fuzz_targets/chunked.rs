@@ -9,10 +9,12 @@
 //! - an error reported by `feed` is that same error, and is never reported before the byte at
 //!   its offset has arrived;
 //! - `Status::Complete(len)` comes with the chunk that delivers the closing brace (and `len`
-//!   is where one-shot parsing ends the value), and then stays.
+//!   is where one-shot parsing ends the value), and then stays;
+//! - the owning parser (`OwnedBodyParser`, fed the same chunks) answers every chunk as
+//!   `BodyParser` does, and finishes into a `ParsedBody` equal to one-shot's document.
 #![no_main]
 
-use agui_wire::stream::{BodyBuf, BodyParser, Status};
+use agui_wire::stream::{BodyBuf, BodyParser, OwnedBodyParser, Status};
 use agui_wire::{Bump, Error, ErrorKind, ParseOptions, RunAgentInput};
 use agui_wire_fuzz::drive::{strict, tight};
 use agui_wire_fuzz::split::{self, Rng};
@@ -69,11 +71,14 @@ fn check(
 ) {
     let (buf, arena) = (BodyBuf::new(), Bump::new());
     let mut parser = BodyParser::with_options(&buf, &arena, opts.clone());
+    let mut owned = OwnedBodyParser::new(opts.clone());
     let mut fed = 0;
     let mut complete = None;
     for chunk in split::cut(data, lengths) {
         fed += chunk.len();
-        match parser.feed(chunk) {
+        let status = parser.feed(chunk);
+        assert_eq!(owned.feed(chunk), status, "the owning parser differs");
+        match status {
             Ok(Status::Partial) => assert!(complete.is_none(), "Complete, then Partial"),
             Ok(Status::Complete(len)) => {
                 assert!(len <= fed);
@@ -101,8 +106,12 @@ fn check(
             }
         }
     }
+    let owned = owned.finish();
     match (parser.finish(), one_shot) {
         (Ok(doc), Ok(want)) => {
+            let parsed = owned.expect("the owning parser fails where BodyParser does not");
+            assert_eq!(parsed.input(), want, "owning parser's model differs");
+            assert_eq!(parsed.bytes(), data);
             assert_eq!(&doc, want, "streamed model differs");
             assert_eq!(complete, Some(value_end(data)), "Complete({complete:?})");
             let all = buf.as_bytes();
@@ -110,7 +119,10 @@ fn check(
             let streamed = Conv::borrowed_via(all, &locate).input(&doc);
             assert_eq!(streamed, Conv::owned().input(want));
         }
-        (Err(e), Err(want)) => same_error(&e, want, unlimited, opts, fed),
+        (Err(e), Err(want)) => {
+            assert_eq!(owned.err(), Some(e.clone()), "the owning parser differs");
+            same_error(&e, want, unlimited, opts, fed)
+        }
         (Ok(_), Err(want)) => panic!("streamed body accepted, one-shot says {want}"),
         (Err(e), Ok(_)) => panic!("streamed body rejected ({e}), one-shot accepts"),
     }

@@ -43,14 +43,62 @@ struct Raw {
 const MIN_BLOCK: usize = 4096;
 
 fn allocate(cap: usize) -> NonNull<u8> {
-    if cap == 0 {
-        return NonNull::dangling();
+    match try_allocate(cap) {
+        Ok(p) => p,
+        Err(None) => capacity_overflow(),
+        Err(Some(layout)) => handle_alloc_error(layout),
     }
-    let layout = Layout::array::<u8>(cap).unwrap_or_else(|_| capacity_overflow());
+}
+
+/// A block of `cap` bytes, or why not: `None` if no layout has that size, else the layout the
+/// allocator refused.
+fn try_allocate(cap: usize) -> Result<NonNull<u8>, Option<Layout>> {
+    if cap == 0 {
+        return Ok(NonNull::dangling());
+    }
+    let layout = Layout::array::<u8>(cap).map_err(|_| None)?;
     // SAFETY: `layout` has a non-zero size (`cap > 0`).
     let p = unsafe { alloc(layout) };
-    NonNull::new(p).unwrap_or_else(|| handle_alloc_error(layout))
+    NonNull::new(p).ok_or(Some(layout))
 }
+
+/// A [`BodyBuf`] could not get the block it was asked for (the size is more than the
+/// allocator can give, or more than any allocation may be).
+///
+/// ```
+/// use agui_wire::stream::BodyBuf;
+/// let err = BodyBuf::try_with_capacity(usize::MAX).unwrap_err();
+/// assert_eq!(err.requested(), usize::MAX);
+/// assert!(err.to_string().contains("bytes"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CapacityError {
+    requested: usize,
+}
+
+impl CapacityError {
+    /// The capacity asked for, in bytes.
+    ///
+    /// ```
+    /// # use agui_wire::stream::BodyBuf;
+    /// assert_eq!(BodyBuf::try_with_capacity(1 << 62).unwrap_err().requested(), 1 << 62);
+    /// ```
+    pub fn requested(&self) -> usize {
+        self.requested
+    }
+}
+
+impl fmt::Display for CapacityError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot allocate a body buffer of {} bytes",
+            self.requested
+        )
+    }
+}
+
+impl std::error::Error for CapacityError {}
 
 /// # Safety
 /// `ptr` must come from `allocate(cap)` and not have been freed.
@@ -91,12 +139,39 @@ impl BodyBuf {
     /// let buf = BodyBuf::with_capacity(1 << 20);
     /// assert!(buf.capacity() >= 1 << 20);
     /// ```
+    ///
+    /// Like `Vec::with_capacity`, this aborts the process when the allocator cannot give the
+    /// block: for a size taken from a request (`Content-Length`), use
+    /// [`BodyBuf::try_with_capacity`], and cap it by the largest body you accept.
     pub fn with_capacity(capacity: usize) -> BodyBuf {
+        BodyBuf::from_block(allocate(capacity), capacity)
+    }
+
+    /// An empty buffer with room for `capacity` bytes, or an error if that much memory cannot
+    /// be had (never an abort).
+    ///
+    /// ```
+    /// use agui_wire::stream::BodyBuf;
+    /// assert!(BodyBuf::try_with_capacity(1 << 16)?.capacity() >= 1 << 16);
+    /// // 100 GB from a hostile Content-Length: an error, not an abort.
+    /// assert!(BodyBuf::try_with_capacity(1 << 62).is_err());
+    /// # Ok::<(), agui_wire::stream::CapacityError>(())
+    /// ```
+    pub fn try_with_capacity(capacity: usize) -> Result<BodyBuf, CapacityError> {
+        match try_allocate(capacity) {
+            Ok(ptr) => Ok(BodyBuf::from_block(ptr, capacity)),
+            Err(_) => Err(CapacityError {
+                requested: capacity,
+            }),
+        }
+    }
+
+    fn from_block(ptr: NonNull<u8>, cap: usize) -> BodyBuf {
         BodyBuf {
             raw: UnsafeCell::new(Raw {
-                ptr: allocate(capacity),
+                ptr,
                 len: 0,
-                cap: capacity,
+                cap,
                 retired: Vec::new(),
             }),
         }

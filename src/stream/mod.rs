@@ -20,12 +20,51 @@
 //! # Ok::<(), agui_wire::Error>(())
 //! ```
 //!
+//! ## In async code
+//! [`BodyParser`] borrows its buffer and arena, so it suits a loop that owns both (a thread per
+//! connection, a synchronous callback). In an async task on a multi-threaded runtime, where
+//! everything held across an `.await` must be `Send`, use [`OwnedBodyParser`]: the same parser
+//! owning its buffer and arena, fed with `&[u8]` or `bytes::Bytes` frames
+//! ([`OwnedBodyParser::feed_buf`]). It finishes into a [`ParsedBody`], which owns the body, the
+//! arena and the document, and can be kept, edited, written, moved to another task or shared.
+//!
+//! ```
+//! use agui_wire::stream::{OwnedBodyParser, ParsedBody};
+//! use agui_wire::ParseOptions;
+//! # fn frames() -> Vec<bytes::Bytes> { vec![bytes::Bytes::from_static(br#"{"threadId":"t","runId":"r","messages":[]}"#)] }
+//! // Inside `async fn handler(body)`, for each `frame` of `body.frame().await`:
+//! let mut parser = OwnedBodyParser::with_capacity(ParseOptions::default(), 1 << 16);
+//! for frame in frames() {
+//!     parser.feed_buf(frame)?; // an error here answers 400/413 before the body has ended
+//! }
+//! let parsed: ParsedBody = parser.finish()?; // Send + Sync + 'static
+//! assert_eq!(parsed.input().thread_id, "t");
+//! # Ok::<(), agui_wire::Error>(())
+//! ```
+//!
+//! | type | `Send` | `Sync` | why |
+//! |---|---|---|---|
+//! | [`BodyBuf`] | yes | no | it owns its blocks; appending goes through `&self`, so two threads must not share one |
+//! | [`BodyParser<'b>`] | no | no | it holds a `&'b Bump`, and `Bump` is not `Sync` (its `&self` allocation is single-threaded), so `&Bump` is not `Send` |
+//! | [`OwnedBodyParser`] | yes | no | it holds the `Bump` and the `BodyBuf` by value, in one heap block with the parser that borrows them, and never hands out a reference to them, so moving it moves them whole |
+//! | [`ParsedBody`] | yes | yes | as above; through `&ParsedBody` only the document and the bytes are reachable (both immutable): the arena is lent only by [`ParsedBody::with_input_mut`], which takes `&mut self` |
+//! | [`Status`], [`CapacityError`] | yes | yes | plain values |
+//!
+//! The owning types are built with the `self_cell` crate (an owner and a value borrowing it,
+//! in one allocation); their `Send`/`Sync` are asserted by `unsafe impl`s whose reasoning is at
+//! the impls, with a compile-time check that nothing else in them is thread-bound.
+//! `tests/stream_async.rs` holds a parser across `.await`s on tokio's multi-threaded runtime
+//! and moves the parsed body between tasks; the unit tests move them between threads under
+//! valgrind in CI.
+//!
 //! ## Guarantees
 //! - **Same answers as one-shot parsing.** The document [`BodyParser::finish`] returns equals
 //!   [`RunAgentInput::parse_with`] on the whole body; an error equals its error (kind, offset,
 //!   path), with one exception: [`ErrorKind::InputTooLarge`] is reported as soon as the bytes
 //!   received exceed [`ParseOptions::max_input_bytes`], with `len` the bytes received so far
-//!   (and a grammar or protocol error that arrived earlier wins over it).
+//!   (and a grammar or protocol error that arrived earlier wins over it). The chunk that
+//!   crosses the limit is refused before it is copied, so the buffer never holds more than
+//!   the limit.
 //! - **Errors early.** A grammar or protocol error is reported by the call that delivers the
 //!   bytes proving it. Running out of bytes is not an error until [`BodyParser::finish`],
 //!   which then reports what one-shot parsing reports for the truncated body (`UnexpectedEof`
@@ -102,8 +141,10 @@
 //! value to choose it.
 
 mod buf;
+mod owned;
 
-pub use buf::BodyBuf;
+pub use buf::{BodyBuf, CapacityError};
+pub use owned::{OwnedBodyParser, ParsedBody};
 
 use bumpalo::Bump;
 
@@ -265,6 +306,15 @@ impl<'b> BodyParser<'b> {
     /// # Ok::<(), agui_wire::Error>(())
     /// ```
     pub fn feed(&mut self, chunk: &[u8]) -> Result<Status, Error> {
+        if let State::Parsing = self.state {
+            let len = self.buf.len().saturating_add(chunk.len());
+            if len > self.opts.max_input_bytes {
+                // Refused before it is copied: the buffer never grows past the limit.
+                let limit = self.opts.max_input_bytes;
+                let kind = ErrorKind::InputTooLarge { len, limit };
+                return Err(self.fail(Error::new(kind, 0, "")));
+            }
+        }
         self.buf.extend_from_slice(chunk);
         self.advance()
     }
@@ -353,6 +403,12 @@ impl<'b> BodyParser<'b> {
     /// # Ok::<(), agui_wire::Error>(())
     /// ```
     pub fn finish(mut self) -> Result<RunAgentInput<'b>, Error> {
+        self.finish_in_place()
+    }
+
+    /// [`BodyParser::finish`] through `&mut self` (for [`OwnedBodyParser`], which keeps the
+    /// parser beside the document); the parser is not to be used afterwards.
+    fn finish_in_place(&mut self) -> Result<RunAgentInput<'b>, Error> {
         let bytes: &'b [u8] = self.buf.as_bytes();
         self.advance()?;
         if let Some(p) = self.pending.take() {
@@ -524,6 +580,30 @@ impl<'b> BodyParser<'b> {
             Err(e) => self.report(e, bytes, partial),
         }
     }
+}
+
+/// What a [`BodyParser`] holds besides its references to the buffer and the arena (and the
+/// arena vectors, which hold a `&Bump`): all `Send`, which the `unsafe impl Send` of
+/// [`OwnedBodyParser`] rests on. A compile-time check (never called).
+#[allow(dead_code)]
+pub(super) fn assert_parser_parts_send() {
+    use crate::model::{Context, Field, InputContent, Message, ResumeEntry, Str, Tool, ToolCall};
+    fn send<T: Send>() {}
+    send::<ParseOptions>();
+    send::<State<'static>>();
+    send::<Option<Box<Resume>>>();
+    send::<Option<PendingPath>>();
+    // The saved frames: their items, and the object book-keeping besides its arena vector.
+    send::<Message<'static>>();
+    send::<InputContent<'static>>();
+    send::<ToolCall<'static>>();
+    send::<Tool<'static>>();
+    send::<Context<'static>>();
+    send::<ResumeEntry<'static>>();
+    send::<Field<'static>>();
+    send::<Str<'static>>();
+    send::<crate::scanner::StrToken<'static>>();
+    send::<smallvec::SmallVec<[u16; 16]>>();
 }
 
 impl std::fmt::Debug for BodyParser<'_> {
