@@ -31,7 +31,7 @@ impl Policy {
     /// The body to forward. Blocking (it writes files): run it off the async workers.
     pub fn apply(&self, checked: Checked) -> Result<Bytes, Rejection> {
         if !self.edits() {
-            return Ok(checked.bytes().clone());
+            return Ok(checked.into_bytes());
         }
         let (bytes, _changes) = checked.edit(|input| {
             let mut changes = 0;

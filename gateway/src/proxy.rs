@@ -109,7 +109,7 @@ impl Gateway {
                 Err(e) => return Err(Error::because(ErrorType::InternalError, "policy", e)),
             }
         } else {
-            checked.bytes().clone()
+            checked.into_bytes()
         };
         crate::exchange::forward(self, session, body).await
     }
