@@ -33,6 +33,7 @@
 //! | [`media`] | inline media: zero-copy base64 (SIMD, scalar twin), `data:` URLs, magic-byte sniffing |
 //! | [`stream`] | a body arriving in chunks: [`stream::BodyParser`] over an append-only [`stream::BodyBuf`] |
 //! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
+//! | [`relay`] | a gateway's SSE relay stage: [`relay::Relay`] checks every upstream event, applies policies, ends a broken stream with `RUN_ERROR` |
 //! | [`writer`] | model to compact JSON: [`to_vec`], [`write_to`], [`to_io_slices`] (vectored, zero-copy spans), [`WriteJson`] |
 //! | [`edit`] | proxy edits on [`RunAgentInput`]: state, tools, context, messages, parts, media offload |
 //!
@@ -55,6 +56,7 @@ pub mod media;
 pub mod model;
 pub mod parser;
 pub mod reducer;
+pub mod relay;
 mod scanner;
 mod schema;
 mod serde_impl;

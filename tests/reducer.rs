@@ -421,3 +421,32 @@ fn unknown_and_removed_event_types_are_ignored() {
     assert_eq!(out, r#"{"messages":[],"state":{}}"#);
     assert_eq!(r.events_seen(), 5);
 }
+
+/// `EventOrder` alone gives the reducer's verdict on every order check: the same error (event
+/// index and message) on the failing streams, none on the others.
+#[test]
+fn event_order_agrees_with_the_reducer() {
+    use agui_wire::reducer::EventOrder;
+    for (name, events) in reducer_streams::streams() {
+        let mut order = EventOrder::new();
+        let mut verdict = None;
+        for text in &events {
+            let arena = Bump::new();
+            let ev = Event::parse(text.as_bytes(), &arena).unwrap();
+            if let Err(e) = order.check(&ev) {
+                verdict = Some(format!("error: {e}"));
+                // Sticky: the same error again.
+                assert_eq!(
+                    order.check(&ev).map_err(|e| format!("error: {e}")),
+                    Err(verdict.clone().unwrap())
+                );
+                break;
+            }
+        }
+        let (want, _) = run(&events, ReduceOptions::default());
+        match verdict {
+            Some(v) => assert_eq!(v, want, "{name}"),
+            None => assert!(!want.starts_with("error:"), "{name}: reducer says {want}"),
+        }
+    }
+}

@@ -1,6 +1,11 @@
 //! Tests of `agui_wire::sse`: the WHATWG interpretation rules, chunking independence (every
 //! split point, 1-byte chunks, random chunkings, compared with a spec-literal reference decoder
 //! written here), zero-copy, the size bound, the encoder round trip and the `Read` adapter.
+//!
+//! Most tests read the end of the stream strictly (the standard's reading, where an
+//! unterminated last frame is an error); the default reading, which delivers that frame as the
+//! official TypeScript client does, is checked against the reference run on the stream with its
+//! line end and blank line supplied.
 
 use std::io::{self, Read};
 
@@ -49,7 +54,7 @@ impl It {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Outcome {
     items: Vec<It>,
-    finish: Result<(), SseError>,
+    finish: Result<Option<It>, SseError>,
     last_id: String,
     retry: Option<u64>,
 }
@@ -57,9 +62,11 @@ struct Outcome {
 impl Outcome {
     /// `items`, with what `decoder` holds once they were read and it is finished.
     fn after(decoder: &mut SseDecoder, items: Vec<It>) -> Outcome {
+        let finish = decoder
+            .finish()
+            .map(|f| f.map(|f| It::from_item(Ok(SseItem::Frame(f)))));
         let last_id = decoder.last_event_id().to_owned();
         let retry = decoder.retry();
-        let finish = decoder.finish();
         Outcome {
             items,
             finish,
@@ -69,8 +76,13 @@ impl Outcome {
     }
 }
 
+/// The standard's reading of the end of the stream.
+fn strict() -> SseOptions {
+    SseOptions::new().with_strict_end(true)
+}
+
 fn opts(max: usize) -> SseOptions {
-    SseOptions::new().with_max_frame_bytes(max)
+    strict().with_max_frame_bytes(max)
 }
 
 /// Decodes `chunks` with `next_item`.
@@ -100,7 +112,7 @@ fn decode_frames(chunks: &[&[u8]], options: SseOptions) -> Outcome {
 }
 
 fn one_shot(input: &[u8]) -> Outcome {
-    decode_items(&[input], SseOptions::default())
+    decode_items(&[input], strict())
 }
 
 fn frame(data: &str, offset: u64) -> It {
@@ -260,7 +272,7 @@ fn reference(input: &[u8], max: usize) -> Outcome {
     }
     let finish = match frame_start {
         Some(fs) => Err(incomplete((input.len() - fs) as u64, fs as u64)),
-        None => Ok(()),
+        None => Ok(None),
     };
     Outcome {
         items,
@@ -268,6 +280,30 @@ fn reference(input: &[u8], max: usize) -> Outcome {
         last_id,
         retry,
     }
+}
+
+/// The default reading of the end of the stream: the reference run on the stream with the
+/// missing line end and blank line supplied (each a lone CR, as the decoder does). What those
+/// complete is what `finish` gives: the first frame or error.
+fn reference_lenient(input: &[u8], max: usize) -> Outcome {
+    let strict = reference(input, max);
+    if strict.finish.is_ok() {
+        return strict;
+    }
+    let mut closed = input.to_vec();
+    if !matches!(input.last(), Some(b'\n' | b'\r')) {
+        closed.push(b'\r');
+    }
+    closed.push(b'\r');
+    let mut full = reference(&closed, max);
+    assert_eq!(full.finish, Ok(None), "{closed:?}");
+    let tail = full.items.split_off(strict.items.len());
+    assert_eq!(full.items, strict.items, "{closed:?}");
+    full.finish = match tail.into_iter().find(It::is_frame_or_err) {
+        Some(It::Err(e)) => Err(e),
+        other => Ok(other),
+    };
+    full
 }
 
 // Errors are compared through their kind and offset; build expected ones by decoding.
@@ -317,7 +353,7 @@ fn incomplete(discarded: u64, at: u64) -> SseError {
             assert_eq!(e.offset(), at);
             e
         }
-        Ok(()) => panic!("no incomplete error"),
+        Ok(_) => panic!("no incomplete error"),
     }
 }
 
@@ -354,9 +390,18 @@ fn random_chunks<'a>(input: &'a [u8], rng: &mut Rng, max_len: usize) -> Vec<&'a 
 
 /// Checks that every chunking of `input` decodes like the whole input, and like the reference.
 fn check_all_chunkings(input: &[u8], max: usize, rng: &mut Rng) {
-    let options = opts(max);
+    check_chunkings(input, max, true, rng);
+    check_chunkings(input, max, false, rng);
+}
+
+fn check_chunkings(input: &[u8], max: usize, strict_end: bool, rng: &mut Rng) {
+    let options = opts(max).with_strict_end(strict_end);
     let whole = decode_items(&[input], options);
-    let expected = reference(input, max);
+    let expected = if strict_end {
+        reference(input, max)
+    } else {
+        reference_lenient(input, max)
+    };
     assert_eq!(
         whole,
         expected,
@@ -405,8 +450,10 @@ fn check_all_chunkings(input: &[u8], max: usize, rng: &mut Rng) {
         })));
     }
     let mut expected_items = whole.items.clone();
-    if let Err(e) = &whole.finish {
-        expected_items.push(It::Err(e.clone()));
+    match &whole.finish {
+        Err(e) => expected_items.push(It::Err(e.clone())),
+        Ok(Some(it)) => expected_items.push(it.clone()),
+        Ok(None) => {}
     }
     assert_eq!(items, expected_items, "reader over {input:?}");
 }
@@ -499,7 +546,7 @@ fn line_endings_lf_crlf_cr_mixed() {
     ] {
         let out = one_shot(input);
         assert_eq!(datas(&out), ["a", "b"], "{input:?}");
-        assert_eq!(out.finish, Ok(()));
+        assert_eq!(out.finish, Ok(None));
     }
 }
 
@@ -507,14 +554,11 @@ fn line_endings_lf_crlf_cr_mixed() {
 fn cr_lf_split_across_chunks_is_one_line_end() {
     // If the LF after a chunk-final CR were a line of its own it would be a blank line and
     // dispatch `a` early, before `data: b` joins it.
-    let out = decode_items(
-        &[b"data: a\r", b"\ndata: b\r", b"\n\r", b"\n"],
-        SseOptions::default(),
-    );
+    let out = decode_items(&[b"data: a\r", b"\ndata: b\r", b"\n\r", b"\n"], strict());
     assert_eq!(out.items, [frame("a\nb", 6)]);
-    assert_eq!(out.finish, Ok(()));
+    assert_eq!(out.finish, Ok(None));
     // A lone CR at a chunk end followed by something else.
-    let out = decode_items(&[b"data: a\r", b"data: b\r", b"\r"], SseOptions::default());
+    let out = decode_items(&[b"data: a\r", b"data: b\r", b"\r"], strict());
     assert_eq!(datas(&out), ["a\nb"]);
 }
 
@@ -565,10 +609,7 @@ fn comments_are_reported_and_skipped_by_next() {
             frame("x", 29),
         ]
     );
-    assert_eq!(
-        decode_frames(&[input], SseOptions::default()).items,
-        [frame("x", 29)]
-    );
+    assert_eq!(decode_frames(&[input], strict()).items, [frame("x", 29)]);
 }
 
 #[test]
@@ -656,18 +697,15 @@ fn bom_is_stripped_only_at_the_start() {
     assert_eq!(datas(&out), ["a"]); // the second BOM makes an unknown field name
     assert_eq!(out.items, [frame("a", 9)]);
     // Split BOM.
-    let out = decode_items(
-        &[b"\xEF", b"\xBB", b"\xBFdata: a\n\n"],
-        SseOptions::default(),
-    );
+    let out = decode_items(&[b"\xEF", b"\xBB", b"\xBFdata: a\n\n"], strict());
     assert_eq!(out.items, [frame("a", 9)]);
     // Two BOMs at the start: only one is stripped.
     assert_eq!(one_shot(b"\xEF\xBB\xBF\xEF\xBB\xBFdata: a\n\n").items, []);
     // A BOM prefix that is not a BOM is content.
-    let out = decode_items(&[b"\xEF", b"\xBBx\n\ndata: a\n\n"], SseOptions::default());
+    let out = decode_items(&[b"\xEF", b"\xBBx\n\ndata: a\n\n"], strict());
     assert_eq!(out.items, [frame("a", 11)]);
     // A stream that is a BOM prefix only.
-    let out = decode_items(&[b"\xEF\xBB"], SseOptions::default());
+    let out = decode_items(&[b"\xEF\xBB"], strict());
     assert_eq!(
         out.finish.unwrap_err().kind(),
         &SseErrorKind::Incomplete { discarded: 2 }
@@ -766,7 +804,7 @@ fn over_long_frame_is_an_error_with_its_offset_and_is_skipped() {
             other => panic!("{other:?}"),
         }
         assert!(matches!(&out.items[2], It::Frame { data, .. } if data == b"after"));
-        assert_eq!(out.finish, Ok(()));
+        assert_eq!(out.finish, Ok(None));
     }
 }
 
@@ -812,9 +850,9 @@ fn endless_frame_uses_bounded_memory_and_is_reported_once() {
 
 #[test]
 fn finish_reports_a_truncated_stream() {
-    assert_eq!(one_shot(b"data: a\n\n").finish, Ok(()));
-    assert_eq!(one_shot(b"").finish, Ok(()));
-    assert_eq!(one_shot(b"\n\n\r").finish, Ok(()));
+    assert_eq!(one_shot(b"data: a\n\n").finish, Ok(None));
+    assert_eq!(one_shot(b"").finish, Ok(None));
+    assert_eq!(one_shot(b"\n\n\r").finish, Ok(None));
     let err = one_shot(b"data: a\n\ndata: b\n").finish.unwrap_err();
     assert_eq!(err.kind(), &SseErrorKind::Incomplete { discarded: 8 });
     assert_eq!(err.offset(), 9);
@@ -826,9 +864,76 @@ fn finish_reports_a_truncated_stream() {
     assert!(one_shot(b": bye\n").finish.is_err());
 }
 
+/// The default end of stream, as `@ag-ui/client`'s `parseSSEStream` reads it: at the end of the
+/// input, a buffer without its blank line is still split into lines and its `data` lines
+/// delivered.
+#[test]
+fn finish_delivers_an_unterminated_last_frame_by_default() {
+    let end = |input: &[u8]| {
+        let mut decoder = SseDecoder::default();
+        drop(decoder.feed(input));
+        let finish = decoder
+            .finish()
+            .map(|f| f.map(|f| It::from_item(Ok(SseItem::Frame(f)))));
+        (finish, decoder.last_event_id().to_owned())
+    };
+    for (input, data, offset) in [
+        (&b"data: a\n\ndata: b"[..], "b", 15),
+        (b"data: a\n\ndata: b\n", "b", 15),
+        (b"data: a\n\ndata: b\r", "b", 15),
+        (b"data: a\n\ndata: b\r\n", "b", 15),
+        (b"data: x\ndata: y", "x\ny", 6),
+        (b"data: {\"cut", "{\"cut", 6),
+        (b"data", "", 4),
+    ] {
+        assert_eq!(end(input).0, Ok(Some(frame(data, offset))), "{input:?}");
+    }
+    let (finish, last_id) = end(b"event: agui\nid: 9\ndata: x");
+    assert_eq!(
+        finish,
+        Ok(Some(It::Frame {
+            event: Some("agui".into()),
+            data: b"x".to_vec(),
+            id: Some("9".into()),
+            offset: 24,
+        }))
+    );
+    assert_eq!(last_id, "9");
+    // Tails without data dispatch nothing, and are no error.
+    for input in [
+        &b"data: a\n\n: bye"[..],
+        b"id: 4\n",
+        b"\xEF\xBB",
+        b"retry: 5",
+        b"",
+    ] {
+        assert_eq!(end(input).0, Ok(None), "{input:?}");
+    }
+    assert_eq!(end(b"id: 4").1, "4");
+    // A tail the blank line would reject is rejected.
+    let err = end(b"event: \xFF").0.unwrap_err();
+    assert_eq!(err.kind(), &SseErrorKind::InvalidUtf8 { field: "event" });
+    // The decoder is ready for the next stream; the delivered frame's buffers were kept for it.
+    let mut decoder = SseDecoder::default();
+    drop(decoder.feed(b"data: first"));
+    assert_eq!(decoder.finish().unwrap().unwrap().data, b"first");
+    let mut feed = decoder.feed(b"data: second\n\n");
+    assert_eq!(feed.next().unwrap().unwrap().data, b"second");
+    drop(feed);
+    assert_eq!(decoder.finish(), Ok(None));
+    // The reader ends its input the same way.
+    let mut reader = SseReader::new(&b"data: a\n\ndata: {\"type\":\"STATE_SNAPSHOT\"}"[..]);
+    assert_eq!(reader.next().unwrap().unwrap().data, b"a");
+    assert_eq!(
+        reader.next().unwrap().unwrap().data,
+        b"{\"type\":\"STATE_SNAPSHOT\"}"
+    );
+    assert!(reader.next().is_none());
+}
+
 #[test]
 fn finish_readies_the_decoder_for_the_next_stream() {
-    let mut decoder = SseDecoder::default();
+    let mut decoder = SseDecoder::new(strict());
     drop(decoder.feed(b"retry: 7\nid: 3\ndata: a\n\ndata: cut"));
     assert!(decoder.finish().is_err());
     assert_eq!(decoder.offset(), 0);
@@ -839,7 +944,7 @@ fn finish_readies_the_decoder_for_the_next_stream() {
     assert_eq!(feed.last_event_id(), "3");
     assert_eq!(feed.retry(), Some(7));
     drop(feed);
-    assert_eq!(decoder.finish(), Ok(()));
+    assert_eq!(decoder.finish(), Ok(None));
 }
 
 #[test]
@@ -872,7 +977,7 @@ fn encoder_round_trips_data_with_newlines() {
         encode_frame(&mut out, &data);
         encode_event(&mut out, Some("ev"), Some(" id"), &data).unwrap();
         let decoded = one_shot(&out);
-        assert_eq!(decoded.finish, Ok(()));
+        assert_eq!(decoded.finish, Ok(None));
         assert_eq!(decoded.items.len(), 2, "{out:?}");
         assert!(
             matches!(&decoded.items[0], It::Frame { data: d, event: None, id: None, .. } if *d == data)
@@ -986,7 +1091,7 @@ fn reader_decodes_like_the_decoder() {
             input: &input,
             rng: Rng(buffer as u64 + 1),
         };
-        let mut reader = SseReader::with_options(trickle, SseOptions::default(), buffer);
+        let mut reader = SseReader::with_options(trickle, strict(), buffer);
         let mut got = Vec::new();
         while let Some(frame) = reader.next() {
             got.push(frame.unwrap().data_str().unwrap().to_owned());
@@ -998,7 +1103,7 @@ fn reader_decodes_like_the_decoder() {
 
 #[test]
 fn reader_reports_truncation_and_io_errors() {
-    let mut reader = SseReader::new(&b"data: a\n\ndata: b"[..]);
+    let mut reader = SseReader::with_options(&b"data: a\n\ndata: b"[..], strict(), 64);
     assert_eq!(reader.next().unwrap().unwrap().data, b"a");
     match reader.next() {
         Some(Err(SseReadError::Sse(e))) => {
@@ -1048,7 +1153,7 @@ fn large_frame_in_many_chunks_decodes_in_linear_time() {
         }
     }
     assert_eq!(seen, 8 << 20);
-    assert_eq!(decoder.finish(), Ok(()));
+    assert_eq!(decoder.finish(), Ok(None));
 }
 
 // ----- allocation-free steady state -----------------------------------------------------------

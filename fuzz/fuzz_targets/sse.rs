@@ -3,7 +3,8 @@
 //! lengths) and read through `SseReader` with odd read sizes and interrupted reads: the same
 //! items, errors, offsets, last event ID and retry; every frame whose data borrows the chunk is
 //! the right slice at the right offset; and every frame, comment and retry re-encoded decodes
-//! back to itself.
+//! back to itself. Both readings of the end of the stream (the default, which delivers an
+//! unterminated last frame, and the strict one) are checked, and compared with each other.
 #![no_main]
 
 use std::io::{self, Read};
@@ -49,7 +50,7 @@ impl It {
 #[derive(Debug, PartialEq, Eq)]
 struct Outcome {
     items: Vec<It>,
-    finish: Result<(), SseError>,
+    finish: Result<Option<It>, SseError>,
     last_id: String,
     retry: Option<u64>,
     offset: u64,
@@ -74,7 +75,7 @@ fn decode(chunks: &[&[u8]], options: SseOptions, check_borrow: bool) -> Outcome 
         fed += chunk.len() as u64;
         assert_eq!(d.offset(), fed, "decoder offset after a chunk");
     }
-    let finish = d.finish();
+    let finish = d.finish().map(|f| f.map(|f| It::of(Ok(SseItem::Frame(f)))));
     Outcome {
         items,
         finish,
@@ -151,22 +152,27 @@ fn round_trip(stream: &[u8], want: &[It]) {
             .collect()
     };
     assert_eq!(strip(&got.items), strip(want), "re-encoded {stream:?}");
-    assert_eq!(got.finish, Ok(()), "re-encoded {stream:?}");
+    assert_eq!(got.finish, Ok(None), "re-encoded {stream:?}");
 }
 
 fuzz_target!(|data: &[u8]| {
     let mut rng = Rng::for_input(data, 0x55e);
-    // The default bound, and one small enough for the input to cross it.
+    // The default bound, and one small enough for the input to cross it; the default end of
+    // stream (an unterminated last frame delivered) and the strict one.
     let small = SseOptions::new().with_max_frame_bytes(1 + data.len() % 64);
-    for options in [SseOptions::default(), small] {
+    let strict = SseOptions::new().with_strict_end(true);
+    let strict_small = small.with_strict_end(true);
+    for options in [SseOptions::default(), small, strict, strict_small] {
         let whole = decode(&[data], options, true);
         for lengths in split::chunkings(data.len(), &mut rng) {
             let chunks = split::cut(data, &lengths);
             assert_eq!(decode(&chunks, options, true), whole, "chunks {lengths:?}");
         }
         let mut from_reader = whole.items.clone();
-        if let Err(e) = &whole.finish {
-            from_reader.push(It::Err(e.clone()));
+        match &whole.finish {
+            Err(e) => from_reader.push(It::Err(e.clone())),
+            Ok(Some(it)) => from_reader.push(it.clone()),
+            Ok(None) => {}
         }
         let buffer = rng.range(1, 70);
         let sizes = split::lengths(data.len().max(1), &mut rng);
@@ -199,5 +205,13 @@ fuzz_target!(|data: &[u8]| {
                 It::LastId(_) | It::Err(_) => {}
             }
         }
+    }
+    // The two readings of the end differ only in what `finish` says, and only when the stream
+    // ends inside a frame.
+    let lenient = decode(&[data], SseOptions::default(), false);
+    let standard = decode(&[data], strict, false);
+    assert_eq!(lenient.items, standard.items, "items under both end readings");
+    if standard.finish == Ok(None) {
+        assert_eq!(lenient.finish, Ok(None), "a clean end is clean under both readings");
     }
 });

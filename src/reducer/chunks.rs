@@ -7,12 +7,14 @@
 //! (a synthesized `*_START`). Explicit events close their own lane's stream; run-level events
 //! and `MESSAGES_SNAPSHOT` close every lane.
 
+use std::collections::{HashMap, HashSet};
+
 use super::error::{Entity, ReduceErrorKind};
 use super::verify::{Owner, text};
 use crate::events::*;
 use crate::model::{Role, Str};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Kind {
     Text,
     Tool,
@@ -132,21 +134,41 @@ pub(crate) enum Expansion<'a> {
     Replace(Vec<Event<'a>>),
 }
 
+/// The open streams, one per lane at most. Every operation is a hash lookup: a stream of
+/// chunks over many subagents costs the same per chunk as over one.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Lanes {
-    /// Open streams by owner, in the order they opened.
-    lanes: Vec<(Owner, Pending)>,
+    /// Open streams by owner, with the sequence number of their opening.
+    lanes: HashMap<Owner, (u64, Pending)>,
+    next: u64,
+    /// The lane holding the open stream of a kind and id (at most one: a chunk naming an id
+    /// another lane holds is that lane's, or an error).
+    by_id: HashMap<(Kind, String), Owner>,
+    /// The lanes with an open stream of each kind.
+    by_kind: [HashSet<Owner>; 3],
+}
+
+impl Kind {
+    fn slot(self) -> usize {
+        match self {
+            Kind::Text => 0,
+            Kind::Tool => 1,
+            Kind::Reasoning => 2,
+        }
+    }
 }
 
 impl Lanes {
     fn get(&self, owner: &Owner) -> Option<&Pending> {
-        self.lanes.iter().find(|(o, _)| o == owner).map(|(_, p)| p)
+        self.lanes.get(owner).map(|(_, p)| p)
     }
 
     /// Closes `owner`'s open stream, if any, giving its synthesized end.
     fn close(&mut self, owner: &Owner) -> Option<Event<'static>> {
-        let at = self.lanes.iter().position(|(o, _)| o == owner)?;
-        let (_, pending) = self.lanes.remove(at);
+        let (_, pending) = self.lanes.remove(owner)?;
+        let kind = pending.kind();
+        self.by_id.remove(&(kind, pending.id().to_owned()));
+        self.by_kind[kind.slot()].remove(owner);
         Some(match pending {
             Pending::Text {
                 message_id,
@@ -174,19 +196,21 @@ impl Lanes {
         })
     }
 
+    /// Closes every lane, in the order they opened.
     fn close_all(&mut self) -> Vec<Event<'static>> {
-        let owners: Vec<Owner> = self.lanes.iter().map(|(o, _)| o.clone()).collect();
-        owners.iter().filter_map(|o| self.close(o)).collect()
+        let mut owners: Vec<(u64, Owner)> = self
+            .lanes
+            .iter()
+            .map(|(o, (n, _))| (*n, o.clone()))
+            .collect();
+        owners.sort_unstable_by_key(|(n, _)| *n);
+        owners.iter().filter_map(|(_, o)| self.close(o)).collect()
     }
 
     /// Which lane a chunk belongs to.
     fn resolve(&self, kind: Kind, id: Option<&str>, tag: &Owner) -> Result<Owner, ReduceErrorKind> {
         if let Some(id) = id {
-            let holder = self
-                .lanes
-                .iter()
-                .find(|(_, p)| p.kind() == kind && p.id() == id);
-            if let Some((owner, _)) = holder {
+            if let Some(owner) = self.by_id.get(&(kind, id.to_owned())) {
                 if let Some(t) = tag
                     && owner.as_deref() != Some(t.as_str())
                 {
@@ -207,26 +231,27 @@ impl Lanes {
         if self.get(&None).is_some_and(|p| p.kind() == kind) {
             return Ok(None);
         }
-        let open: Vec<&Owner> = self
-            .lanes
-            .iter()
-            .filter(|(_, p)| p.kind() == kind)
-            .map(|(o, _)| o)
-            .collect();
-        match open.as_slice() {
-            [one] => Ok((*one).clone()),
-            [] => Ok(None),
+        let open = &self.by_kind[kind.slot()];
+        match open.len() {
+            0 => Ok(None),
+            1 => Ok(open.iter().next().cloned().unwrap_or_default()),
             many => Err(ReduceErrorKind::ChunkAmbiguous {
                 event: kind.event(),
                 field: kind.id_field(),
-                open: many.len(),
+                open: many,
                 entity: kind.entity(),
             }),
         }
     }
 
+    /// Opens a stream on `owner`'s lane (closed before by the caller).
     fn open(&mut self, owner: Owner, pending: Pending) {
-        self.lanes.push((owner, pending));
+        let kind = pending.kind();
+        self.by_id
+            .insert((kind, pending.id().to_owned()), owner.clone());
+        self.by_kind[kind.slot()].insert(owner.clone());
+        self.lanes.insert(owner, (self.next, pending));
+        self.next += 1;
     }
 
     /// Expands one input event.

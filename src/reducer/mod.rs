@@ -67,18 +67,17 @@ mod chunks;
 mod error;
 mod index;
 mod json;
+mod order;
 mod patch;
 mod strip;
 mod verify;
 
 pub use error::{Entity, ReduceError, ReduceErrorKind, ReduceWarning};
 pub use json::Json;
+pub use order::EventOrder;
 pub use patch::{PatchError, apply_patch};
 
-use std::borrow::Cow;
-
-use chunks::{Expansion, Lanes};
-use verify::{Verifier, text};
+use verify::text;
 
 use crate::events::*;
 use crate::model::{Message, RawJson, Role};
@@ -136,8 +135,7 @@ pub struct Reducer {
     state: Json,
     opts: ReduceOptions,
     seen: usize,
-    verifier: Verifier,
-    lanes: Lanes,
+    order: EventOrder,
     warnings: Vec<ReduceWarning>,
     failed: Option<ReduceError>,
     index: index::Index,
@@ -195,8 +193,7 @@ impl Reducer {
             state: Json::object(),
             opts,
             seen: 0,
-            verifier: Verifier::default(),
-            lanes: Lanes::default(),
+            order: EventOrder::new(),
             warnings: Vec::new(),
             failed: None,
             index: index::Index::default(),
@@ -294,28 +291,20 @@ impl Reducer {
             this.failed = Some(err.clone());
             Err(err)
         };
-        // Events of types 1.0 does not define are dropped, as by the client's enforcement.
-        if event.event_type().is_none() {
-            return Ok(());
-        }
-        let steps: Vec<Cow<'_, Event<'_>>> = match self.lanes.expand(event) {
-            Ok(Expansion::Pass(closers)) => closers
-                .into_iter()
-                .map(Cow::Owned)
-                .chain(std::iter::once(Cow::Borrowed(event)))
-                .collect(),
-            Ok(Expansion::Replace(events)) => events.into_iter().map(Cow::Owned).collect(),
-            Err(kind) => return fail(self, kind),
-        };
-        for step in &steps {
-            if let Err(kind) = self.verifier.check(step) {
-                return fail(self, kind);
+        // Chunk expansion and the order checks; events of types 1.0 does not define are
+        // dropped, as by the client's enforcement.
+        let steps = match self.order.admit(event) {
+            Ok(Some(steps)) => steps,
+            Ok(None) => return Ok(()),
+            Err(err) => {
+                self.failed = Some(err.clone());
+                return Err(err);
             }
-        }
+        };
         // `reduce` does everything that can fail before it changes anything, and the events
         // before the last of an expansion are synthesized ends (which carry no values), so a
         // failure leaves the messages and the state as they were.
-        for step in &steps {
+        for step in steps.iter() {
             if let Err(kind) = self.reduce(index, step) {
                 return fail(self, kind);
             }

@@ -3,6 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use indexmap::IndexMap;
+
 use super::error::{Entity, ReduceErrorKind};
 use crate::events::{EncryptedValueSubtype, Event, EventType};
 use crate::model::{Message, Str};
@@ -14,21 +16,33 @@ pub(crate) fn text(s: &Str<'_>) -> String {
     s.unescaped().into_owned()
 }
 
-/// An ordered set (insertion order, as a JavaScript `Set`); the sets here stay small.
+/// A set that remembers insertion order (as a JavaScript `Set` does) with O(1) insert,
+/// lookup and remove: each member carries the sequence number of its insertion, and the order
+/// is rebuilt (sorted) only when the members are listed, in an error message.
 #[derive(Default, Debug, Clone)]
-pub(crate) struct OrderedSet(Vec<String>);
+pub(crate) struct OrderedSet {
+    members: HashMap<String, u64>,
+    next: u64,
+}
 
 impl OrderedSet {
-    fn contains(&self, s: &str) -> bool {
-        self.0.iter().any(|x| x == s)
+    pub(crate) fn contains(&self, s: &str) -> bool {
+        self.members.contains_key(s)
     }
-    fn insert(&mut self, s: String) {
-        if !self.contains(&s) {
-            self.0.push(s);
+    pub(crate) fn insert(&mut self, s: String) {
+        if let std::collections::hash_map::Entry::Vacant(v) = self.members.entry(s) {
+            v.insert(self.next);
+            self.next += 1;
         }
     }
-    fn remove(&mut self, s: &str) {
-        self.0.retain(|x| x != s);
+    pub(crate) fn remove(&mut self, s: &str) {
+        self.members.remove(s);
+    }
+    /// The members, in insertion order.
+    pub(crate) fn ordered(&self) -> Vec<String> {
+        let mut v: Vec<(&String, u64)> = self.members.iter().map(|(k, n)| (k, *n)).collect();
+        v.sort_unstable_by_key(|(_, n)| *n);
+        v.into_iter().map(|(k, _)| k.clone()).collect()
     }
 }
 
@@ -46,8 +60,8 @@ pub(crate) struct Verifier {
     owner_tool_call: HashMap<String, Owner>,
     owner_activity: HashMap<String, Owner>,
     owner_reasoning: HashMap<String, Owner>,
-    /// Open steps per owner, both in first-use order.
-    steps: Vec<(Owner, OrderedSet)>,
+    /// Open steps per owner, owners in first-use order.
+    steps: IndexMap<Owner, OrderedSet>,
     subagents: OrderedSet,
     closed_subagents: HashSet<String>,
 }
@@ -85,14 +99,7 @@ impl Verifier {
     }
 
     fn steps_for(&mut self, owner: &Owner) -> &mut OrderedSet {
-        let at = match self.steps.iter().position(|(o, _)| o == owner) {
-            Some(at) => at,
-            None => {
-                self.steps.push((owner.clone(), OrderedSet::default()));
-                self.steps.len() - 1
-            }
-        };
-        &mut self.steps[at].1
+        self.steps.entry(owner.clone()).or_default()
     }
 
     /// Records the owners of replayed messages (`MESSAGES_SNAPSHOT`, authoritative; the
@@ -280,7 +287,7 @@ impl Verifier {
                     let other = self
                         .steps
                         .iter()
-                        .find(|(o, names)| *o != tag && names.contains(&step))
+                        .find(|(o, names)| **o != tag && names.contains(&step))
                         .map(|(o, _)| o.clone());
                     return Err(match other {
                         Some(owner) => ReduceErrorKind::StepOwnedElsewhere {
@@ -443,9 +450,9 @@ impl Verifier {
                     .steps
                     .iter()
                     .flat_map(|(o, names)| {
-                        names.0.iter().map(move |n| match o {
+                        names.ordered().into_iter().map(move |n| match o {
                             Some(s) => format!("{n} (subagent {s:?})"),
-                            None => n.clone(),
+                            None => n,
                         })
                     })
                     .collect();
@@ -457,11 +464,11 @@ impl Verifier {
                     }
                 };
                 still(Entity::Step, steps)?;
-                still(Entity::TextMessage, self.messages.0.clone())?;
-                still(Entity::ReasoningMessage, self.reasoning_messages.0.clone())?;
-                still(Entity::ReasoningSpan, self.reasoning_spans.0.clone())?;
-                still(Entity::ToolCall, self.tool_calls.0.clone())?;
-                still(Entity::Subagent, self.subagents.0.clone())?;
+                still(Entity::TextMessage, self.messages.ordered())?;
+                still(Entity::ReasoningMessage, self.reasoning_messages.ordered())?;
+                still(Entity::ReasoningSpan, self.reasoning_spans.ordered())?;
+                still(Entity::ToolCall, self.tool_calls.ordered())?;
+                still(Entity::Subagent, self.subagents.ordered())?;
                 self.run_finished = true;
             }
             Event::RunError(_) => self.run_error = true,

@@ -1,399 +1,11 @@
-//! Server-Sent Events (`text/event-stream`) framing.
-//!
-//! AG-UI servers stream their events as SSE: the official encoders write every event as
-//! `data: <compact JSON>\n\n`. Real servers and proxies add comment lines (`: keep-alive`),
-//! `event:`, `id:` and `retry:` fields, CRLF or lone CR line ends and a byte order mark. This module
-//! turns such a stream, received in chunks of any size, into frames, and writes frames back.
-//!
-//! * [`SseDecoder`] is the streaming decoder. [`SseDecoder::feed`] takes one chunk and returns an
-//!   [`SseFeed`], whose lending [`next`](SseFeed::next) hands out the frames the chunk completes.
-//!   A frame whose single `data:` line lies whole inside the chunk is handed out as a slice of the
-//!   chunk (no copy). Only a frame split across chunks, or one with several `data:` lines, is
-//!   gathered in the decoder's buffer, whose size is bounded by
-//!   [`SseOptions::with_max_frame_bytes`]. In steady state nothing is allocated.
-//! * [`encode_frame`], [`encode_event`], [`encode_comment`] and [`encode_retry`] write SSE.
-//! * [`SseReader`] drives a decoder from any [`std::io::Read`], for command-line tools.
-//!
-//! # A proxy's loop
-//!
-//! ```
-//! use agui_wire::sse::{SseDecoder, SseOptions};
-//!
-//! let mut decoder = SseDecoder::new(SseOptions::default());
-//! let mut forwarded = Vec::new();
-//! // A TCP read may split a frame anywhere.
-//! let chunks: [&[u8]; 3] = [b"data: {\"type\":\"RUN_STA", b"RTED\"}\r\n\r\n: keep-alive\n\n", b"data: {}\n\n"];
-//! for chunk in chunks {
-//!     let mut frames = decoder.feed(chunk);
-//!     while let Some(frame) = frames.next() {
-//!         let frame = frame?;
-//!         forwarded.push(frame.data.to_vec());
-//!     }
-//! }
-//! decoder.finish()?; // an error here means the stream was cut inside a frame
-//! assert_eq!(forwarded, [&b"{\"type\":\"RUN_STARTED\"}"[..], b"{}"]);
-//! # Ok::<(), agui_wire::sse::SseError>(())
-//! ```
-//!
-//! # Interpretation rules
-//!
-//! The decoder follows the WHATWG HTML "event stream interpretation" rules:
-//!
-//! * a line ends at LF, CRLF or a lone CR (also when a chunk ends between the CR and the LF);
-//! * one U+FEFF byte order mark is stripped at the start of the stream, nowhere else;
-//! * a line starting with `:` is a comment; otherwise the field name runs up to the first colon
-//!   and the value follows it with one leading space removed; a line without a colon is a field
-//!   name with an empty value; unknown fields are ignored;
-//! * `data` appends its value (several `data` lines are joined with `\n`), `event` sets the event
-//!   type, `id` sets the last event ID unless the value contains NUL, `retry` sets the reconnection
-//!   time only if the value is all ASCII digits (an empty value is ignored; a value too big for a
-//!   `u64` saturates at `u64::MAX`);
-//! * a blank line dispatches the frame; a frame without any `data` line is not dispatched as an
-//!   event (its `id` still takes effect, reported as [`SseItem::LastEventId`]);
-//! * at the end of the stream an unterminated frame is discarded; [`SseDecoder::finish`] reports
-//!   it as [`SseErrorKind::Incomplete`] so a caller can tell a truncated stream.
-//!
-//! Where agui-wire deviates, on purpose:
-//!
-//! * **UTF-8.** The standard decodes the stream as UTF-8 with replacement characters. The decoder
-//!   hands out `data` as raw bytes instead (the JSON parser validates it, and copying to replace
-//!   bytes would defeat zero-copy); [`SseFrame::data_str`] validates on request. Comments are raw
-//!   bytes too. An `event` or `id` value that is not valid UTF-8 is reported as
-//!   [`SseErrorKind::InvalidUtf8`] and its frame is skipped.
-//! * **Size bound.** A frame (all its lines, from its first byte up to its blank line) longer than
-//!   `max_frame_bytes` is reported as [`SseErrorKind::FrameTooLong`] as soon as the limit is
-//!   passed, and skipped. Comment lines count towards the frame they are in, so a server that
-//!   sends keep-alive comments without blank lines between them grows one frame; the usual
-//!   `: keep-alive\n\n` is a frame of its own.
-//!
-//! Errors are not fatal: the offending frame is skipped up to its blank line and decoding goes
-//! on, so a caller may log and continue or stop at the first error. Whatever the chunking, the
-//! decoder produces exactly the same items and errors as for the whole stream in one chunk.
-
-use std::fmt;
-use std::io::{self, Read};
-use std::ops::Range;
-use std::str::Utf8Error;
+//! The streaming decoder: [`SseDecoder`] and the [`SseFeed`] of one chunk.
 
 use memchr::{memchr, memchr2};
 
+use super::{SseError, SseErrorKind, SseFrame, SseItem, SseOptions};
+
 /// The UTF-8 byte order mark.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
-
-/// The default for [`SseOptions::with_max_frame_bytes`]: 16 MiB.
-///
-/// ```
-/// use agui_wire::sse::{SseOptions, DEFAULT_MAX_FRAME_BYTES};
-/// assert_eq!(SseOptions::new().max_frame_bytes(), DEFAULT_MAX_FRAME_BYTES);
-/// ```
-pub const DEFAULT_MAX_FRAME_BYTES: usize = 16 * 1024 * 1024;
-
-/// Settings of an [`SseDecoder`].
-///
-/// ```
-/// use agui_wire::sse::{SseDecoder, SseOptions};
-/// let options = SseOptions::new().with_max_frame_bytes(1 << 20);
-/// assert_eq!(options.max_frame_bytes(), 1 << 20);
-/// let _decoder = SseDecoder::new(options);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SseOptions {
-    max_frame_bytes: usize,
-}
-
-impl SseOptions {
-    /// The default options: frames up to [`DEFAULT_MAX_FRAME_BYTES`].
-    ///
-    /// ```
-    /// use agui_wire::sse::SseOptions;
-    /// assert_eq!(SseOptions::new(), SseOptions::default());
-    /// ```
-    #[must_use]
-    pub const fn new() -> Self {
-        SseOptions {
-            max_frame_bytes: DEFAULT_MAX_FRAME_BYTES,
-        }
-    }
-
-    /// Sets the longest frame accepted, in stream bytes: all lines of the frame with their line
-    /// ends, up to (not including) the blank line that ends it. This bounds the decoder's memory.
-    /// A longer frame is reported as [`SseErrorKind::FrameTooLong`] and skipped.
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseDecoder, SseErrorKind, SseOptions};
-    /// let mut decoder = SseDecoder::new(SseOptions::new().with_max_frame_bytes(8));
-    /// let mut feed = decoder.feed(b"data: 12345678\n\ndata: 1\n\n");
-    /// let err = feed.next().unwrap().unwrap_err();
-    /// assert_eq!(err.kind(), &SseErrorKind::FrameTooLong { max_frame_bytes: 8 });
-    /// assert_eq!(feed.next().unwrap()?.data, b"1"); // decoding goes on
-    /// # Ok::<(), agui_wire::sse::SseError>(())
-    /// ```
-    #[must_use]
-    pub const fn with_max_frame_bytes(mut self, max_frame_bytes: usize) -> Self {
-        self.max_frame_bytes = max_frame_bytes;
-        self
-    }
-
-    /// The longest frame accepted, in bytes.
-    ///
-    /// ```
-    /// use agui_wire::sse::SseOptions;
-    /// assert_eq!(SseOptions::new().with_max_frame_bytes(10).max_frame_bytes(), 10);
-    /// ```
-    #[must_use]
-    pub const fn max_frame_bytes(&self) -> usize {
-        self.max_frame_bytes
-    }
-}
-
-impl Default for SseOptions {
-    fn default() -> Self {
-        SseOptions::new()
-    }
-}
-
-/// One dispatched event: the `data` of a frame with its `event` type and `id`.
-///
-/// It borrows either the chunk it was found in (a frame with one `data:` line lying whole in the
-/// chunk) or the decoder's buffer.
-///
-/// ```
-/// use agui_wire::sse::{SseDecoder, SseOptions};
-/// let mut decoder = SseDecoder::new(SseOptions::default());
-/// let mut feed = decoder.feed(b"event: agui\nid: 7\ndata: {\"a\":1}\n\n");
-/// let frame = feed.next().unwrap()?;
-/// assert_eq!(frame.event, Some("agui"));
-/// assert_eq!(frame.id, Some("7"));
-/// assert_eq!(frame.data, b"{\"a\":1}");
-/// assert_eq!(frame.data_offset, 24);
-/// # Ok::<(), agui_wire::sse::SseError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SseFrame<'a> {
-    /// The event type set by the frame's last `event:` line, or `None` when there was none or it
-    /// was empty (the standard's default type `message`; see [`SseFrame::event_type`]).
-    pub event: Option<&'a str>,
-    /// The frame's data: the values of its `data:` lines joined with `\n`, as raw bytes.
-    pub data: &'a [u8],
-    /// The ID set by an `id:` line of this frame (`Some("")` for an empty `id:`), or `None` when
-    /// the frame has no such line; the standard's last event ID, which persists across frames, is
-    /// [`SseDecoder::last_event_id`].
-    pub id: Option<&'a str>,
-    /// Stream byte offset of the first byte of the first `data:` line's value (counting a byte
-    /// order mark). For a one-line frame, byte `i` of `data` is at stream offset
-    /// `data_offset + i`, which turns a JSON parser's offset into a stream offset.
-    pub data_offset: u64,
-}
-
-impl<'a> SseFrame<'a> {
-    /// The data as UTF-8 text.
-    ///
-    /// # Errors
-    ///
-    /// The UTF-8 error if `data` is not valid UTF-8.
-    ///
-    /// ```
-    /// use agui_wire::sse::SseFrame;
-    /// let frame = SseFrame { event: None, data: b"{}", id: None, data_offset: 6 };
-    /// assert_eq!(frame.data_str(), Ok("{}"));
-    /// ```
-    pub fn data_str(&self) -> Result<&'a str, Utf8Error> {
-        std::str::from_utf8(self.data)
-    }
-
-    /// The event type, with the standard's default `message` when the frame set none.
-    ///
-    /// ```
-    /// use agui_wire::sse::SseFrame;
-    /// let frame = SseFrame { event: None, data: b"{}", id: None, data_offset: 0 };
-    /// assert_eq!(frame.event_type(), "message");
-    /// ```
-    #[must_use]
-    pub fn event_type(&self) -> &'a str {
-        self.event.unwrap_or("message")
-    }
-
-    /// Where the data lies in `chunk`, when the frame borrows it (zero-copy) rather than the
-    /// decoder's buffer. A proxy holding the chunk in a shared buffer can use the range to keep
-    /// the data beyond the frame's lifetime without copying.
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseDecoder, SseOptions};
-    /// let chunk = b"data: {\"a\":1}\n\n";
-    /// let mut decoder = SseDecoder::new(SseOptions::default());
-    /// let mut feed = decoder.feed(chunk);
-    /// let frame = feed.next().unwrap()?;
-    /// assert_eq!(frame.data_range_in(chunk), Some(6..13));
-    /// # Ok::<(), agui_wire::sse::SseError>(())
-    /// ```
-    #[must_use]
-    pub fn data_range_in(&self, chunk: &[u8]) -> Option<Range<usize>> {
-        let start = (self.data.as_ptr() as usize).checked_sub(chunk.as_ptr() as usize)?;
-        let end = start.checked_add(self.data.len())?;
-        (end <= chunk.len()).then_some(start..end)
-    }
-
-    /// Writes the frame as SSE (see [`encode_event`]); decoding the output gives this frame back.
-    ///
-    /// # Errors
-    ///
-    /// [`SseErrorKind::InvalidField`] if `event` holds a line break or `id` a line break or NUL,
-    /// which a decoded frame never does.
-    ///
-    /// ```
-    /// use agui_wire::sse::SseFrame;
-    /// let frame = SseFrame { event: Some("agui"), data: b"{}", id: None, data_offset: 0 };
-    /// let mut out = Vec::new();
-    /// frame.encode(&mut out)?;
-    /// assert_eq!(out, b"event: agui\ndata: {}\n\n");
-    /// # Ok::<(), agui_wire::sse::SseError>(())
-    /// ```
-    pub fn encode(&self, out: &mut Vec<u8>) -> Result<(), SseError> {
-        encode_event(out, self.event, self.id, self.data)
-    }
-}
-
-/// Everything the decoder reports: events, and what a proxy may want to pass on besides them.
-///
-/// [`SseFeed::next`] yields only the frames; [`SseFeed::next_item`] yields all of these.
-///
-/// ```
-/// use agui_wire::sse::{SseDecoder, SseItem, SseOptions};
-/// let mut decoder = SseDecoder::new(SseOptions::default());
-/// let mut feed = decoder.feed(b": ping\n\nretry: 3000\nid: 9\n\ndata: x\n\n");
-/// assert_eq!(feed.next_item().unwrap()?, SseItem::Comment(b"ping"));
-/// assert_eq!(feed.next_item().unwrap()?, SseItem::Retry(3000));
-/// assert_eq!(feed.next_item().unwrap()?, SseItem::LastEventId("9"));
-/// assert!(matches!(feed.next_item().unwrap()?, SseItem::Frame(f) if f.data == b"x"));
-/// assert!(feed.next_item().is_none());
-/// # Ok::<(), agui_wire::sse::SseError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SseItem<'a> {
-    /// A dispatched event.
-    Frame(SseFrame<'a>),
-    /// A comment line: the bytes after the `:`, one leading space removed (so
-    /// [`encode_comment`] round-trips). Reported when its line ends.
-    Comment(&'a [u8]),
-    /// A valid `retry:` line; the value (milliseconds) is also kept in [`SseDecoder::retry`].
-    Retry(u64),
-    /// A blank line ended a frame that had an `id:` line but no `data:` line: no event is
-    /// dispatched, but the last event ID is now this value.
-    LastEventId(&'a str),
-}
-
-/// An error found while decoding or encoding SSE: a kind and a byte offset.
-///
-/// ```
-/// use agui_wire::sse::{SseDecoder, SseErrorKind, SseOptions};
-/// let mut decoder = SseDecoder::new(SseOptions::default());
-/// drop(decoder.feed(b"data: {\"truncated"));
-/// let err = decoder.finish().unwrap_err();
-/// assert_eq!(err.kind(), &SseErrorKind::Incomplete { discarded: 17 });
-/// assert_eq!(err.offset(), 0);
-/// assert_eq!(err.to_string(), "SSE stream ended inside a frame starting at byte 0 (17 bytes discarded)");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SseError {
-    kind: SseErrorKind,
-    offset: u64,
-}
-
-/// What went wrong; see [`SseError::kind`].
-///
-/// ```
-/// use agui_wire::sse::{encode_event, SseErrorKind};
-/// let err = encode_event(&mut Vec::new(), Some("a\nb"), None, b"{}").unwrap_err();
-/// assert_eq!(err.kind(), &SseErrorKind::InvalidField { field: "event" });
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SseErrorKind {
-    /// A frame grew past `max_frame_bytes`; the offset is the frame's first byte. The frame is
-    /// skipped up to its blank line.
-    FrameTooLong {
-        /// The limit that was passed.
-        max_frame_bytes: usize,
-    },
-    /// An `event` or `id` value is not valid UTF-8; the offset is the first bad byte. The frame
-    /// is skipped up to its blank line.
-    InvalidUtf8 {
-        /// `"event"` or `"id"`.
-        field: &'static str,
-    },
-    /// The stream ended inside a frame, which is discarded as the standard says; the offset is
-    /// the frame's first byte.
-    Incomplete {
-        /// How many stream bytes the unterminated frame had.
-        discarded: u64,
-    },
-    /// Encoding only: an `event` value holds CR or LF, or an `id` value holds CR, LF or NUL; the
-    /// offset is that byte's index in the value.
-    InvalidField {
-        /// `"event"` or `"id"`.
-        field: &'static str,
-    },
-}
-
-impl SseError {
-    fn new(kind: SseErrorKind, offset: u64) -> Self {
-        SseError { kind, offset }
-    }
-
-    /// What went wrong.
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseDecoder, SseErrorKind, SseOptions};
-    /// let mut decoder = SseDecoder::new(SseOptions::default());
-    /// let mut feed = decoder.feed(b"event: \xff\ndata: x\n\n");
-    /// let err = feed.next().unwrap().unwrap_err();
-    /// assert_eq!(err.kind(), &SseErrorKind::InvalidUtf8 { field: "event" });
-    /// ```
-    #[must_use]
-    pub fn kind(&self) -> &SseErrorKind {
-        &self.kind
-    }
-
-    /// The stream byte offset the error refers to (see each [`SseErrorKind`]).
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseDecoder, SseOptions};
-    /// let mut decoder = SseDecoder::new(SseOptions::default());
-    /// let mut feed = decoder.feed(b"data: ok\n\nevent: \xff\n\n");
-    /// assert!(feed.next().unwrap().is_ok());
-    /// assert_eq!(feed.next().unwrap().unwrap_err().offset(), 17);
-    /// ```
-    #[must_use]
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-}
-
-impl fmt::Display for SseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = self.offset;
-        match &self.kind {
-            SseErrorKind::FrameTooLong { max_frame_bytes } => write!(
-                f,
-                "SSE frame starting at byte {at} is longer than max_frame_bytes ({max_frame_bytes})"
-            ),
-            SseErrorKind::InvalidUtf8 { field } => {
-                write!(f, "SSE `{field}` value is not valid UTF-8 at byte {at}")
-            }
-            SseErrorKind::Incomplete { discarded } => write!(
-                f,
-                "SSE stream ended inside a frame starting at byte {at} ({discarded} bytes discarded)"
-            ),
-            SseErrorKind::InvalidField { field } => write!(
-                f,
-                "SSE `{field}` value cannot be encoded: line break or NUL at index {at}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SseError {}
-
 /// The field of a line, once its name is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Field {
@@ -439,7 +51,7 @@ enum Line {
 
 /// Where a byte string handed out lies.
 #[derive(Clone, Copy, Debug)]
-enum Src {
+pub(super) enum Src {
     /// `chunk[start..end]` of the chunk being decoded.
     Chunk(usize, usize),
     /// The decoder's own buffer for it.
@@ -456,7 +68,7 @@ fn src_bytes<'a>(src: Src, chunk: &'a [u8], buf: &'a [u8]) -> &'a [u8] {
 
 /// A dispatched frame, before it borrows anything.
 #[derive(Clone, Copy, Debug)]
-struct FrameDesc {
+pub(super) struct FrameDesc {
     data: Src,
     event: bool,
     id: bool,
@@ -465,7 +77,7 @@ struct FrameDesc {
 
 /// What one decoding step found, before it borrows anything.
 #[derive(Debug)]
-enum Out {
+pub(super) enum Out {
     Frame(FrameDesc),
     Comment(Src),
     Retry(u64),
@@ -551,6 +163,8 @@ pub struct SseDecoder {
     skipping: bool,
     /// A frame was handed out; reset the frame state before going on.
     dispatched: bool,
+    /// Stream offset of the first byte of the frame last dispatched (as an event or an id).
+    item_start: u64,
     data_lines: usize,
     data: Src,
     data_offset: u64,
@@ -595,6 +209,7 @@ impl SseDecoder {
             frame_start: 0,
             skipping: false,
             dispatched: false,
+            item_start: 0,
             data_lines: 0,
             data: Src::Buf,
             data_offset: 0,
@@ -647,48 +262,98 @@ impl SseDecoder {
         }
     }
 
-    /// Ends the stream. An unterminated final frame is discarded, as the standard says, and
-    /// reported as [`SseErrorKind::Incomplete`] (any bytes after the last blank line count, even
-    /// a lone comment line). Afterwards the decoder is ready for a new stream: offsets start at
-    /// 0 again and a BOM is stripped again; [`last_event_id`](SseDecoder::last_event_id) and
+    /// Ends the stream. Afterwards the decoder is ready for a new stream: offsets start at 0
+    /// again and a BOM is stripped again; [`last_event_id`](SseDecoder::last_event_id) and
     /// [`retry`](SseDecoder::retry) are kept, as a reconnecting client needs them.
+    ///
+    /// Bytes after the last blank line are an unterminated last frame. By default it is ended as
+    /// if its blank line had arrived, and returned when it has a `data` line, as the official
+    /// TypeScript client does; with [`SseOptions::with_strict_end`] it is discarded, as the SSE
+    /// standard says, and reported as [`SseErrorKind::Incomplete`] (any bytes count, even a lone
+    /// comment line). Like the frames of a feed, the returned frame borrows the decoder.
     ///
     /// # Errors
     ///
-    /// [`SseErrorKind::Incomplete`] when the stream ended inside a frame.
+    /// Strict: [`SseErrorKind::Incomplete`] when the stream ended inside a frame. Not strict: the
+    /// error ending the last line would raise (an `event` or `id` value that is not UTF-8).
     ///
     /// ```
     /// use agui_wire::sse::{SseDecoder, SseOptions};
     /// let mut decoder = SseDecoder::new(SseOptions::default());
     /// drop(decoder.feed(b"data: 1\n\n"));
-    /// assert!(decoder.finish().is_ok());
+    /// assert_eq!(decoder.finish(), Ok(None));
     /// drop(decoder.feed(b"data: 2\n"));
-    /// assert!(decoder.finish().is_err());
+    /// assert_eq!(decoder.finish()?.unwrap().data, b"2");
+    ///
+    /// let mut strict = SseDecoder::new(SseOptions::new().with_strict_end(true));
+    /// drop(strict.feed(b"data: 2\n"));
+    /// assert!(strict.finish().is_err());
+    /// # Ok::<(), agui_wire::sse::SseError>(())
     /// ```
-    pub fn finish(&mut self) -> Result<(), SseError> {
+    pub fn finish(&mut self) -> Result<Option<SseFrame<'_>>, SseError> {
+        match self.end_stream() {
+            Some(Out::Frame(desc)) => Ok(Some(self.frame(desc, &[]))),
+            Some(Out::Err(err)) => Err(err),
+            _ => Ok(None),
+        }
+    }
+
+    /// The engine's end of stream: the last frame or error, then the decoder reset for a new
+    /// stream (a returned frame's buffers are kept until the next call, as after a dispatch).
+    pub(super) fn end_stream(&mut self) -> Option<Out> {
         if self.dispatched {
             self.reset_frame();
         }
-        let pending = if !self.bom_done && self.bom_matched > 0 {
-            Some((self.bom_matched as u64, 0))
-        } else if self.frame_started {
-            Some((self.base.saturating_sub(self.frame_start), self.frame_start))
+        let out = if !self.options.strict_end() {
+            // (A stream that is a BOM prefix only holds no line.)
+            (self.bom_done && self.frame_started)
+                .then(|| self.close_tail())
+                .flatten()
         } else {
-            None
+            let pending = if !self.bom_done && self.bom_matched > 0 {
+                Some((self.bom_matched as u64, 0))
+            } else if self.frame_started {
+                Some((self.base.saturating_sub(self.frame_start), self.frame_start))
+            } else {
+                None
+            };
+            match pending {
+                Some((discarded, at)) if discarded > 0 => Some(Out::Err(SseError::new(
+                    SseErrorKind::Incomplete { discarded },
+                    at,
+                ))),
+                _ => None,
+            }
         };
-        self.reset_frame();
+        if !self.dispatched {
+            self.reset_frame();
+        }
         self.base = 0;
         self.bom_done = false;
         self.bom_matched = 0;
         self.skip_lf = false;
         self.line = Line::Start;
         self.name_len = 0;
-        match pending {
-            Some((discarded, at)) if discarded > 0 => {
-                Err(SseError::new(SseErrorKind::Incomplete { discarded }, at))
+        out
+    }
+
+    /// Ends the pending line and frame as if a line end and a blank line had arrived (a lone CR
+    /// each, which cannot pair with a CR the stream ended on). Returns the frame or the error
+    /// that makes; a comment or `retry` on the last line takes effect but is not returned.
+    fn close_tail(&mut self) -> Option<Out> {
+        const LINE_THEN_BLANK: &[u8] = b"\r\r";
+        let tail = if self.line == Line::Start {
+            &LINE_THEN_BLANK[1..]
+        } else {
+            LINE_THEN_BLANK
+        };
+        let mut pos = 0;
+        while let Some(out) = self.advance(tail, &mut pos) {
+            if matches!(out, Out::Frame(_) | Out::Err(_)) {
+                return Some(out);
             }
-            _ => Ok(()),
         }
+        None
     }
 
     /// The last event ID: the value of the last `id:` line of a frame ended by a blank line, in
@@ -732,6 +397,37 @@ impl SseDecoder {
         self.base
     }
 
+    /// Stream offset of the first byte of the frame in progress (lines read, blank line not
+    /// yet), or of a byte order mark still being matched; `None` between frames. For the relay,
+    /// which forwards only whole frames.
+    pub(crate) fn unit_start(&self) -> Option<u64> {
+        if !self.bom_done && self.bom_matched > 0 {
+            return Some(0);
+        }
+        (self.frame_started && !self.dispatched).then_some(self.frame_start)
+    }
+
+    /// Gives back buffer capacity above `keep` bytes that no pending frame uses, so that a
+    /// decoder kept for an idle stream is small again after a big frame. Only between feeds.
+    pub(crate) fn trim_buffers(&mut self, keep: usize) {
+        fn trim(buf: &mut Vec<u8>, keep: usize) {
+            if buf.capacity() > keep && buf.len() <= keep {
+                buf.shrink_to(keep);
+            }
+        }
+        if !self.frame_started || self.data_lines == 0 {
+            // What is left is the data of a frame already handed out.
+            self.data_buf.clear();
+        }
+        trim(&mut self.data_buf, keep);
+        trim(&mut self.event_buf, keep);
+        trim(&mut self.id_tmp, keep);
+        trim(&mut self.comment_buf, keep);
+        if self.id_pending.capacity() > keep && self.id_pending.len() <= keep {
+            self.id_pending.shrink_to(keep);
+        }
+    }
+
     // ----- the engine -------------------------------------------------------------------------
     //
     // `advance` decodes `chunk` from `*pos` until something is found, and returns a description
@@ -741,7 +437,7 @@ impl SseDecoder {
     // `data_buf`. All chunk accesses go through `get`, so even a broken invariant cannot panic.
 
     /// Decodes from `chunk[*pos..]` until an item is complete or the chunk is used up.
-    fn advance(&mut self, chunk: &[u8], pos: &mut usize) -> Option<Out> {
+    pub(super) fn advance(&mut self, chunk: &[u8], pos: &mut usize) -> Option<Out> {
         if self.dispatched {
             self.reset_frame();
         }
@@ -754,7 +450,7 @@ impl SseDecoder {
     }
 
     /// Called once `chunk` is fully decoded: keeps what a pending frame borrows from it.
-    fn end_chunk(&mut self, chunk: &[u8]) {
+    pub(super) fn end_chunk(&mut self, chunk: &[u8]) {
         if self.dispatched {
             self.reset_frame();
         }
@@ -910,6 +606,7 @@ impl SseDecoder {
         if id {
             std::mem::swap(&mut self.last_id, &mut self.id_pending);
         }
+        self.item_start = self.frame_start;
         if self.data_lines == 0 {
             self.reset_frame();
             return id.then_some(Out::LastEventId);
@@ -947,6 +644,7 @@ impl SseDecoder {
             return None;
         }
         *pos = blank + self.terminator(chunk, blank);
+        self.item_start = self.abs(start);
         let value = start + 5 + usize::from(line.get(5) == Some(&b' '));
         Some(Out::Frame(FrameDesc {
             data: Src::Chunk(value, end),
@@ -1181,7 +879,7 @@ impl SseDecoder {
         }
     }
 
-    fn frame<'a>(&'a self, desc: FrameDesc, chunk: &'a [u8]) -> SseFrame<'a> {
+    pub(super) fn frame<'a>(&'a self, desc: FrameDesc, chunk: &'a [u8]) -> SseFrame<'a> {
         SseFrame {
             event: if desc.event {
                 std::str::from_utf8(&self.event_buf).ok()
@@ -1194,7 +892,7 @@ impl SseDecoder {
         }
     }
 
-    fn item<'a>(&'a self, out: Out, chunk: &'a [u8]) -> Result<SseItem<'a>, SseError> {
+    pub(super) fn item<'a>(&'a self, out: Out, chunk: &'a [u8]) -> Result<SseItem<'a>, SseError> {
         Ok(match out {
             Out::Frame(desc) => SseItem::Frame(self.frame(desc, chunk)),
             Out::Comment(src) => SseItem::Comment(src_bytes(src, chunk, &self.comment_buf)),
@@ -1279,6 +977,19 @@ impl SseFeed<'_, '_> {
         Some(self.decoder.item(out, self.chunk))
     }
 
+    /// Like [`next_item`](SseFeed::next_item), with the item's span in the stream: from the
+    /// first byte of its frame (of the frame in progress, for an error) up to just after it.
+    pub(crate) fn next_spanned(&mut self) -> Option<(Result<SseItem<'_>, SseError>, u64, u64)> {
+        let out = self.advance()?;
+        let end = self.offset();
+        let start = match &out {
+            Out::Frame(_) | Out::LastEventId => self.decoder.item_start,
+            Out::Err(_) => self.decoder.unit_start().unwrap_or(end),
+            Out::Comment(_) | Out::Retry(_) => end,
+        };
+        Some((self.decoder.item(out, self.chunk), start, end))
+    }
+
     /// The decoder's [`last_event_id`](SseDecoder::last_event_id) so far.
     ///
     /// ```
@@ -1330,337 +1041,5 @@ impl SseFeed<'_, '_> {
 impl Drop for SseFeed<'_, '_> {
     fn drop(&mut self) {
         while self.advance().is_some() {}
-    }
-}
-
-/// Checks that `value` can be an `event` or `id` value.
-fn check_field(value: &str, field: &'static str, nul: bool) -> Result<(), SseError> {
-    let bad = value
-        .bytes()
-        .position(|b| b == b'\n' || b == b'\r' || (nul && b == 0));
-    match bad {
-        Some(at) => Err(SseError::new(
-            SseErrorKind::InvalidField { field },
-            at as u64,
-        )),
-        None => Ok(()),
-    }
-}
-
-/// Writes `text` as lines, each after `prefix`, splitting at every CR, LF or CRLF.
-fn write_lines(out: &mut Vec<u8>, prefix: &[u8], text: &[u8]) {
-    let mut rest = text;
-    loop {
-        out.extend_from_slice(prefix);
-        match memchr2(b'\n', b'\r', rest) {
-            Some(end) => {
-                out.extend_from_slice(rest.get(..end).unwrap_or_default());
-                out.push(b'\n');
-                let crlf = rest.get(end..end + 2) == Some(b"\r\n");
-                rest = rest.get(end + 1 + usize::from(crlf)..).unwrap_or_default();
-            }
-            None => {
-                out.extend_from_slice(rest);
-                out.push(b'\n');
-                return;
-            }
-        }
-    }
-}
-
-/// Appends one event with only data to `out`: `data: <line>\n` for every line of `data`, then a
-/// blank line. For compact JSON this is the official encoders' `data: <json>\n\n`.
-///
-/// Data with line breaks is split into several `data:` lines, so it decodes back to the same
-/// bytes, except that SSE cannot carry a CR: a CRLF or lone CR in `data` decodes as LF.
-///
-/// ```
-/// use agui_wire::sse::encode_frame;
-/// let mut out = Vec::new();
-/// encode_frame(&mut out, b"{\"type\":\"RUN_STARTED\"}");
-/// encode_frame(&mut out, b"two\nlines");
-/// assert_eq!(out, b"data: {\"type\":\"RUN_STARTED\"}\n\ndata: two\ndata: lines\n\n");
-/// ```
-pub fn encode_frame(out: &mut Vec<u8>, data: &[u8]) {
-    out.reserve(data.len() + 8);
-    write_lines(out, b"data: ", data);
-    out.push(b'\n');
-}
-
-/// Appends one event to `out`: an `event:` line and an `id:` line when given, then the data as
-/// [`encode_frame`] writes it. Nothing is written on error.
-///
-/// # Errors
-///
-/// [`SseErrorKind::InvalidField`] if `event` holds a CR or LF, or `id` a CR, LF or NUL (a
-/// decoder would ignore such an id).
-///
-/// ```
-/// use agui_wire::sse::encode_event;
-/// let mut out = Vec::new();
-/// encode_event(&mut out, Some("agui"), Some("42"), b"{}")?;
-/// assert_eq!(out, b"event: agui\nid: 42\ndata: {}\n\n");
-/// # Ok::<(), agui_wire::sse::SseError>(())
-/// ```
-pub fn encode_event(
-    out: &mut Vec<u8>,
-    event: Option<&str>,
-    id: Option<&str>,
-    data: &[u8],
-) -> Result<(), SseError> {
-    if let Some(event) = event {
-        check_field(event, "event", false)?;
-    }
-    if let Some(id) = id {
-        check_field(id, "id", true)?;
-    }
-    if let Some(event) = event {
-        out.extend_from_slice(b"event: ");
-        out.extend_from_slice(event.as_bytes());
-        out.push(b'\n');
-    }
-    if let Some(id) = id {
-        out.extend_from_slice(b"id: ");
-        out.extend_from_slice(id.as_bytes());
-        out.push(b'\n');
-    }
-    encode_frame(out, data);
-    Ok(())
-}
-
-/// Appends a comment block to `out`: `: <line>\n` for every line of `text`, then a blank line
-/// (which dispatches nothing). `encode_comment(out, b"keep-alive")` is the usual keep-alive.
-///
-/// ```
-/// use agui_wire::sse::encode_comment;
-/// let mut out = Vec::new();
-/// encode_comment(&mut out, b"keep-alive");
-/// assert_eq!(out, b": keep-alive\n\n");
-/// ```
-pub fn encode_comment(out: &mut Vec<u8>, text: &[u8]) {
-    write_lines(out, b": ", text);
-    out.push(b'\n');
-}
-
-/// Appends a `retry: <milliseconds>` line and a blank line to `out`.
-///
-/// ```
-/// use agui_wire::sse::encode_retry;
-/// let mut out = Vec::new();
-/// encode_retry(&mut out, 3000);
-/// assert_eq!(out, b"retry: 3000\n\n");
-/// ```
-pub fn encode_retry(out: &mut Vec<u8>, milliseconds: u64) {
-    out.extend_from_slice(b"retry: ");
-    crate::writer::write_uint(milliseconds, false, out);
-    out.extend_from_slice(b"\n\n");
-}
-
-/// An error of an [`SseReader`]: reading failed, or the stream is not valid SSE.
-///
-/// ```
-/// use agui_wire::sse::{SseReadError, SseReader};
-/// let mut reader = SseReader::new(&b"data: cut"[..]);
-/// match reader.next() {
-///     Some(Err(SseReadError::Sse(err))) => assert_eq!(err.offset(), 0),
-///     other => panic!("{other:?}"),
-/// }
-/// ```
-#[derive(Debug)]
-pub enum SseReadError {
-    /// The reader failed.
-    Io(io::Error),
-    /// The stream is not valid SSE, or ended inside a frame.
-    Sse(SseError),
-}
-
-impl fmt::Display for SseReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SseReadError::Io(err) => write!(f, "reading the SSE stream failed: {err}"),
-            SseReadError::Sse(err) => err.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for SseReadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SseReadError::Io(err) => Some(err),
-            SseReadError::Sse(err) => Some(err),
-        }
-    }
-}
-
-impl From<io::Error> for SseReadError {
-    fn from(err: io::Error) -> Self {
-        SseReadError::Io(err)
-    }
-}
-
-impl From<SseError> for SseReadError {
-    fn from(err: SseError) -> Self {
-        SseReadError::Sse(err)
-    }
-}
-
-/// The default read buffer size of an [`SseReader`]: 64 KiB.
-const READ_BUFFER: usize = 64 * 1024;
-
-/// Decodes SSE from a [`Read`], reusing one read buffer and the decoder's buffer.
-///
-/// Like [`SseFeed`] it lends each frame until the next call. At the end of the input it calls
-/// [`SseDecoder::finish`] and yields [`SseErrorKind::Incomplete`] if the stream was cut inside a
-/// frame. Reads that fail with [`io::ErrorKind::Interrupted`] are retried; other read errors are
-/// yielded, and calling again reads again.
-///
-/// ```
-/// use agui_wire::sse::SseReader;
-/// let input = &b"data: {\"type\":\"RUN_STARTED\"}\n\ndata: {\"type\":\"RUN_FINISHED\"}\n\n"[..];
-/// let mut reader = SseReader::new(input);
-/// let mut count = 0;
-/// while let Some(frame) = reader.next() {
-///     assert!(frame?.data.starts_with(b"{\"type\":\"RUN_"));
-///     count += 1;
-/// }
-/// assert_eq!(count, 2);
-/// # Ok::<(), agui_wire::sse::SseReadError>(())
-/// ```
-#[derive(Debug)]
-pub struct SseReader<R> {
-    inner: R,
-    decoder: SseDecoder,
-    buf: Vec<u8>,
-    len: usize,
-    pos: usize,
-    eof: bool,
-}
-
-impl<R: Read> SseReader<R> {
-    /// A reader with default options and a 64 KiB read buffer.
-    ///
-    /// ```
-    /// use agui_wire::sse::SseReader;
-    /// let mut reader = SseReader::new(&b"data: 1\n\n"[..]);
-    /// assert_eq!(reader.next().unwrap()?.data, b"1");
-    /// # Ok::<(), agui_wire::sse::SseReadError>(())
-    /// ```
-    pub fn new(inner: R) -> Self {
-        SseReader::with_options(inner, SseOptions::default(), READ_BUFFER)
-    }
-
-    /// A reader with the given decoder options and read buffer size (at least 1 byte).
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseOptions, SseReader};
-    /// let mut reader = SseReader::with_options(&b"data: 12\n\n"[..], SseOptions::default(), 3);
-    /// assert_eq!(reader.next().unwrap()?.data, b"12");
-    /// # Ok::<(), agui_wire::sse::SseReadError>(())
-    /// ```
-    pub fn with_options(inner: R, options: SseOptions, buffer_size: usize) -> Self {
-        SseReader {
-            inner,
-            decoder: SseDecoder::new(options),
-            buf: vec![0; buffer_size.max(1)],
-            len: 0,
-            pos: 0,
-            eof: false,
-        }
-    }
-
-    fn advance(&mut self) -> Option<Result<Out, io::Error>> {
-        loop {
-            if self.pos < self.len {
-                let chunk = self.buf.get(..self.len).unwrap_or_default();
-                if let Some(out) = self.decoder.advance(chunk, &mut self.pos) {
-                    return Some(Ok(out));
-                }
-            }
-            if self.len > 0 {
-                self.decoder
-                    .end_chunk(self.buf.get(..self.len).unwrap_or_default());
-                self.len = 0;
-                self.pos = 0;
-            }
-            if self.eof {
-                return None;
-            }
-            match self.inner.read(&mut self.buf) {
-                Ok(0) => {
-                    self.eof = true;
-                    return self.decoder.finish().err().map(|err| Ok(Out::Err(err)));
-                }
-                Ok(n) => self.len = n.min(self.buf.len()),
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Some(Err(err)),
-            }
-        }
-    }
-
-    /// The next frame or error, or `None` at the end of the input. Comments, `retry` and id-only
-    /// frames are skipped, as by [`SseFeed::next`].
-    ///
-    /// ```
-    /// use agui_wire::sse::SseReader;
-    /// let mut reader = SseReader::new(&b": hi\n\ndata: x\n\n"[..]);
-    /// assert_eq!(reader.next().unwrap()?.data, b"x");
-    /// assert!(reader.next().is_none());
-    /// # Ok::<(), agui_wire::sse::SseReadError>(())
-    /// ```
-    #[allow(clippy::should_implement_trait)] // a lending iterator cannot implement `Iterator`
-    pub fn next(&mut self) -> Option<Result<SseFrame<'_>, SseReadError>> {
-        loop {
-            match self.advance()? {
-                Ok(Out::Frame(desc)) => {
-                    let chunk = self.buf.get(..self.len).unwrap_or_default();
-                    return Some(Ok(self.decoder.frame(desc, chunk)));
-                }
-                Ok(Out::Err(err)) => return Some(Err(SseReadError::Sse(err))),
-                Ok(Out::Comment(_) | Out::Retry(_) | Out::LastEventId) => {}
-                Err(err) => return Some(Err(SseReadError::Io(err))),
-            }
-        }
-    }
-
-    /// The next item of any kind or error, or `None` at the end of the input.
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseItem, SseReader};
-    /// let mut reader = SseReader::new(&b"retry: 5\n\n"[..]);
-    /// assert!(matches!(reader.next_item(), Some(Ok(SseItem::Retry(5)))));
-    /// ```
-    pub fn next_item(&mut self) -> Option<Result<SseItem<'_>, SseReadError>> {
-        match self.advance()? {
-            Ok(out) => {
-                let chunk = self.buf.get(..self.len).unwrap_or_default();
-                Some(self.decoder.item(out, chunk).map_err(SseReadError::Sse))
-            }
-            Err(err) => Some(Err(SseReadError::Io(err))),
-        }
-    }
-
-    /// The decoder, for [`last_event_id`](SseDecoder::last_event_id) and
-    /// [`retry`](SseDecoder::retry).
-    ///
-    /// ```
-    /// use agui_wire::sse::SseReader;
-    /// let mut reader = SseReader::new(&b"id: 3\ndata: x\n\n"[..]);
-    /// let _ = reader.next();
-    /// assert_eq!(reader.decoder().last_event_id(), "3");
-    /// ```
-    #[must_use]
-    pub fn decoder(&self) -> &SseDecoder {
-        &self.decoder
-    }
-
-    /// The underlying reader.
-    ///
-    /// ```
-    /// use agui_wire::sse::SseReader;
-    /// let reader = SseReader::new(&b""[..]);
-    /// assert!(reader.into_inner().is_empty());
-    /// ```
-    pub fn into_inner(self) -> R {
-        self.inner
     }
 }
