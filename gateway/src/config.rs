@@ -44,6 +44,10 @@ pub struct Config {
     /// Event types the client never sees, comma-separated (`RAW,STATE_DELTA`).
     #[arg(long, value_delimiter = ',')]
     pub drop_events: Vec<String>,
+    /// Replace the payload of `RAW` events before they reach the client (`--drop-events RAW`
+    /// drops them instead).
+    #[arg(long)]
+    pub redact_raw: bool,
     /// Send a `: ping` comment on an event stream idle this long (0: never).
     #[arg(long, default_value_t = 15)]
     pub keepalive_secs: u64,

@@ -49,13 +49,7 @@ pub(crate) async fn forward(gw: &Gateway, session: &mut Session, body: Bytes) ->
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
     let clean = if is_events {
-        let last_id = session
-            .req_header()
-            .headers
-            .get("last-event-id")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        relay_events(gw, session, &mut up, head, last_id.as_deref()).await?
+        relay_events(gw, session, &mut up, head).await?
     } else {
         pass_through(session, &mut up, head).await?
     };
@@ -117,7 +111,6 @@ async fn relay_events(
     session: &mut Session,
     up: &mut HttpSession,
     mut head: ResponseHeader,
-    last_event_id: Option<&str>,
 ) -> Result<bool> {
     // The relay may change the length; the client gets chunks (HTTP/1.1) or frames (HTTP/2).
     head.remove_header(&http::header::CONTENT_LENGTH);
@@ -125,8 +118,8 @@ async fn relay_events(
         head.insert_header(http::header::TRANSFER_ENCODING, "chunked")?;
     }
     session.write_response_header(Box::new(head), false).await?;
-    let mut relay = EventRelay::new(&gw.relay, last_event_id);
-    let fault = loop {
+    let mut relay = EventRelay::new(&gw.relay);
+    let clean = loop {
         let idle = async {
             match gw.keepalive {
                 Some(d) => tokio::time::sleep(d).await,
@@ -140,16 +133,21 @@ async fn relay_events(
         };
         match step {
             Step::Upstream(Ok(Some(chunk))) => {
-                let out = relay.feed(chunk);
-                if !out.is_empty() {
+                if let Some(out) = relay.feed(chunk) {
                     session.write_response_body(Some(out), false).await?;
                 }
+                if relay.is_ended() {
+                    // A fault: the RUN_ERROR is out, the rest of the upstream's answer is not wanted.
+                    break false;
+                }
             }
-            Step::Upstream(Ok(None)) => break None,
-            Step::Upstream(Err(e)) => break Some(e.to_string()),
+            Step::Upstream(Ok(None)) => break true,
+            // The upstream broke off: the relay's finish says so to the client.
+            Step::Upstream(Err(_)) => break false,
             Step::Idle => {
-                let ping = relay.on_idle();
-                session.write_response_body(Some(ping), false).await?;
+                if let Some(ping) = relay.on_idle() {
+                    session.write_response_body(Some(ping), false).await?;
+                }
             }
             Step::Client(e) => {
                 // The client went away: dropping the upstream session closes that connection.
@@ -162,11 +160,10 @@ async fn relay_events(
             }
         }
     };
-    let tail = relay.finish(fault.as_deref());
-    session
-        .write_response_body((!tail.is_empty()).then_some(tail), true)
-        .await?;
-    Ok(fault.is_none())
+    let tail = relay.finish();
+    let faulted = relay.faulted();
+    session.write_response_body(tail, true).await?;
+    Ok(clean && !faulted)
 }
 
 enum Step {

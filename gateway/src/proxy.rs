@@ -57,9 +57,7 @@ impl Gateway {
                 media,
                 strip_encrypted: config.strip_encrypted,
             }),
-            relay: RelayPolicy {
-                drop_events: config.drop_events.clone(),
-            },
+            relay: RelayPolicy::new(&config.drop_events, config.redact_raw)?,
             keepalive: (config.keepalive_secs > 0)
                 .then(|| Duration::from_secs(config.keepalive_secs)),
             read_timeout: Duration::from_secs(config.read_timeout_secs.max(1)),
