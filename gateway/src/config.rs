@@ -57,6 +57,10 @@ pub struct Config {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Read buffer per client connection, in bytes (0: none, reads go straight to the socket;
+    /// Pingora's default is 65536). Every open event stream keeps one.
+    #[arg(long, default_value_t = 0)]
+    pub read_buffer: usize,
     /// Seconds a client may take between two pieces of its request body.
     #[arg(long, default_value_t = 60)]
     pub read_timeout_secs: u64,

@@ -25,7 +25,11 @@ pub(crate) async fn forward(gw: &Gateway, session: &mut Session, body: Bytes) ->
     req.remove_header(&http::header::TRANSFER_ENCODING);
     req.remove_header(&http::header::EXPECT);
     req.insert_header(http::header::CONTENT_LENGTH, body.len().to_string())?;
-    let mut up = match send(gw, &peer, &req, &body).await {
+    let sent = send(gw, &peer, &req, &body).await;
+    // The body (and the parse it may keep alive) is not needed while the answer streams.
+    drop(body);
+    drop(req);
+    let mut up = match sent {
         Ok(up) => up,
         Err(e) => return reply_bad_gateway(session, &e).await,
     };

@@ -20,6 +20,7 @@ pub mod relay;
 pub use config::Config;
 pub use proxy::Gateway;
 
+use pingora_core::listeners::{L4BufferSettings, ListenerConfig};
 use pingora_core::server::Server;
 use pingora_core::server::configuration::ServerConf;
 
@@ -41,7 +42,11 @@ pub fn run(config: Config) -> Result<(), String> {
     let mut server = Server::new_with_opt_and_conf(None, conf);
     server.bootstrap();
     let mut service = pingora_proxy::http_proxy_service(&server.configuration, gateway);
-    service.add_tcp(&listen.to_string());
+    let endpoint = ListenerConfig::tcp(listen.to_string()).l4_buffer(L4BufferSettings {
+        read: Some(config.read_buffer),
+        write: None,
+    });
+    service.add_listener(endpoint);
     server.add_service(service);
     server.run_forever()
 }

@@ -90,13 +90,31 @@ fn start_upstream() -> (Proc, u16) {
     (Proc(child), port)
 }
 
+/// Extra gateway flags from the command line (`--gw FLAG` repeated, e.g. `--gw=--read-buffer=65536`).
+fn gateway_args() -> Vec<String> {
+    std::env::args()
+        .filter_map(|a| a.strip_prefix("--gw=").map(str::to_string))
+        .collect()
+}
+
 fn start_gateway(upstream: u16, extra: &[&str]) -> (Proc, u16) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let child = Command::new(sibling("agui-gateway"))
+    // AGUI_LOAD_WRAP="heaptrack -o /tmp/gw" runs the gateway under a profiler.
+    let wrap = std::env::var("AGUI_LOAD_WRAP").unwrap_or_default();
+    let mut words = wrap.split_whitespace();
+    let mut cmd = match words.next() {
+        Some(w) => {
+            let mut c = Command::new(w);
+            c.args(words).arg(sibling("agui-gateway"));
+            c
+        }
+        None => Command::new(sibling("agui-gateway")),
+    };
+    let child = cmd
         .args([
             "--listen",
             &format!("127.0.0.1:{port}"),
@@ -106,6 +124,7 @@ fn start_gateway(upstream: u16, extra: &[&str]) -> (Proc, u16) {
             "16000000",
         ])
         .args(extra)
+        .args(gateway_args())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
