@@ -314,7 +314,8 @@ async fn all(quick: bool, only: Option<&str>) {
     println!("| measure | direct to upstream | through agui-gateway | gateway adds |");
     println!("|---|---|---|---|");
     if run("latency") {
-        let (_gw, gw_port) = start_gateway(up_port, &[]);
+        let (gw, gw_port) = start_gateway(up_port, &[]);
+        let gw_pid = gw.0.id();
         for (name, body, n, per_conn) in [
             (
                 "100 KB chat body",
@@ -342,10 +343,13 @@ async fn all(quick: bool, only: Option<&str>) {
             }
             let body = Arc::new(body);
             let d = throughput(up_port, body.clone(), 8, per_conn).await;
+            let cpu0 = cpu_seconds(gw_pid);
             let v = throughput(gw_port, body.clone(), 8, per_conn).await;
+            let cpu = cpu_seconds(gw_pid) - cpu0;
             println!(
-                "| {name}, requests/s (8 connections × {per_conn}) | {d:.0} | {v:.0} | {:.0}% of direct |",
-                v / d * 100.0
+                "| {name}, requests/s (8 connections × {per_conn}) | {d:.0} | {v:.0} | {:.0}% of direct; **{:.0} µs of gateway CPU per request** |",
+                v / d * 100.0,
+                cpu * 1e6 / (8 * per_conn) as f64
             );
         }
     }
