@@ -11,8 +11,9 @@
 //! one event per chunk.
 //!
 //! `AGUI_RELAY_TABLE=1 cargo bench --bench relay` prints a table of best-of-N events per second
-//! instead of the criterion run (`AGUI_RELAY_RUNS=n`); with `AGUI_RELAY_RUNS=1` it is a quick
-//! run for `valgrind --tool=callgrind`.
+//! instead of the criterion run (`AGUI_RELAY_RUNS=n`, `AGUI_RELAY_ONLY=<shape name part>`).
+//! For instruction counts, `valgrind --tool=callgrind` a run with `AGUI_RELAY_RUNS=1` and one
+//! with `AGUI_RELAY_RUNS=0` (which only builds the chunks) for one shape, and subtract.
 
 use agui_wire::relay::{RawPolicy, Relay, RelayOptions};
 use bytes::Bytes;
@@ -132,9 +133,13 @@ fn table() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20);
+    let only = std::env::var("AGUI_RELAY_ONLY").unwrap_or_default();
     println!("| shape | events | chunks | best time | events/s |");
     println!("|---|---|---|---|---|");
     for (name, many, policies) in SHAPES {
+        if !name.contains(only.as_str()) || (!only.is_empty() && only.contains('+') != policies) {
+            continue;
+        }
         let chunks = chunks(many);
         let options = options(policies);
         let mut out = Vec::new();

@@ -1,18 +1,19 @@
 //! One-shot parsing against chunk-fed parsing of `RunAgentInput` bodies.
 //!
 //! Three shapes: media-heavy (one long base64 string), chat-heavy (many small messages) and
-//! state-heavy (one large nested raw `state`). Each is parsed once whole and once fed in 4 KiB
+//! state-heavy (one large nested raw `state`); and issue 12's two hostile shapes (megabytes of
+//! whitespace between two top-level fields, one number of millions of digits in `state`). Each is parsed once whole and once fed in 4 KiB
 //! chunks; criterion reports both as bytes per second, so their ratio is the cost of streaming.
 //! `collect-4KiB-then-parse` is what a server without streaming does (collect the chunks in a
 //! `Vec`, then parse): the fair baseline for feeding, which also copies every chunk once.
 //!
 //! `AGUI_STREAM_RATIO=1 cargo bench --bench stream` prints a table of best-of-N times and the
 //! ratios instead (`AGUI_STREAM_RUNS=n`, `AGUI_STREAM_ONLY=chat`); with
-//! `AGUI_STREAM_VARIANT=one-shot|fed|copy` it runs only one variant, for a profiler or for
+//! `AGUI_STREAM_VARIANT=one-shot|fed|owned|copy` it runs only one variant, for a profiler or for
 //! instruction counts under `valgrind --tool=callgrind` (`AGUI_STREAM_RUNS=0` gives the cost of
 //! building the documents, to subtract).
 
-use agui_wire::stream::{BodyBuf, BodyParser, Status};
+use agui_wire::stream::{BodyBuf, BodyParser, OwnedBodyParser, Status};
 use agui_wire::{Bump, RunAgentInput};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use std::hint::black_box;
@@ -82,6 +83,23 @@ pub fn state_doc(len: usize) -> Vec<u8> {
     doc
 }
 
+/// Issue 12's first hostile shape: `len` bytes of whitespace between two top-level fields.
+pub fn ws_doc(len: usize) -> Vec<u8> {
+    let mut doc = br#"{"threadId":"thread-1","#.to_vec();
+    doc.extend(b" \n\t\r".iter().cycle().take(len));
+    doc.extend_from_slice(br#""runId":"run-1","messages":[]}"#);
+    doc
+}
+
+/// Issue 12's second hostile shape: one number of `len` digits as the `state`.
+pub fn number_doc(len: usize) -> Vec<u8> {
+    let mut doc =
+        br#"{"threadId":"thread-1","runId":"run-1","messages":[],"state":{"n":1"#.to_vec();
+    doc.extend(b"0123456789".iter().cycle().take(len));
+    doc.extend_from_slice(b"}}");
+    doc
+}
+
 fn shapes() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("media-8MB", media_doc(8 << 20)),
@@ -90,6 +108,10 @@ fn shapes() -> Vec<(&'static str, Vec<u8>)> {
         ("chat-20000", chat_doc(20_000)),
         ("state-1MB", state_doc(1 << 20)),
         ("state-16MB", state_doc(16 << 20)),
+        ("whitespace-2.5MB", ws_doc(2_500_000)),
+        ("whitespace-10MB", ws_doc(10_000_000)),
+        ("number-2.5MB", number_doc(2_500_000)),
+        ("number-10MB", number_doc(10_000_000)),
     ]
 }
 
@@ -218,7 +240,7 @@ fn ratios() {
         let mut buf = BodyBuf::with_capacity(doc.len());
         let (mut t1, mut t2, mut t3) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
         let mut t0 = f64::INFINITY;
-        // `AGUI_STREAM_VARIANT=one-shot|fed|copy` runs only that one (for profilers and
+        // `AGUI_STREAM_VARIANT=one-shot|fed|owned|copy` runs only that one (for profilers and
         // instruction counts: `valgrind --tool=callgrind`).
         let variant = std::env::var("AGUI_STREAM_VARIANT").unwrap_or_default();
         if !variant.is_empty() {
@@ -230,6 +252,12 @@ fn ratios() {
                         buf.extend_from_slice(black_box(chunk));
                     }
                     black_box(buf.len());
+                } else if variant == "owned" {
+                    let mut p = OwnedBodyParser::with_capacity(Default::default(), doc.len());
+                    for chunk in doc.chunks(CHUNK) {
+                        p.feed(black_box(chunk)).unwrap();
+                    }
+                    black_box(p.finish().unwrap());
                 } else if variant == "fed" {
                     buf.clear();
                     let mut p = BodyParser::new(&buf, &arena);

@@ -97,7 +97,11 @@ impl fmt::Display for ErrorKind {
         match self {
             ErrorKind::UnexpectedEof => f.write_str("unexpected end of input"),
             ErrorKind::UnexpectedByte { found, expected } => {
-                write!(f, "unexpected {} , expected {expected}", show_byte(*found))
+                write!(
+                    f,
+                    "not JSON: expected {expected}, found {}",
+                    show_byte(*found)
+                )
             }
             ErrorKind::TrailingCharacters => {
                 f.write_str("trailing characters after the JSON value")
@@ -111,9 +115,9 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::InvalidEscape => f.write_str("invalid escape sequence in string"),
             ErrorKind::LoneSurrogate => f.write_str("lone UTF-16 surrogate in \\u escape"),
-            ErrorKind::InvalidNumber => f.write_str("invalid number"),
+            ErrorKind::InvalidNumber => f.write_str("not JSON: invalid number"),
             ErrorKind::InvalidLiteral => {
-                f.write_str("invalid literal (expected true, false or null)")
+                f.write_str("not JSON: invalid literal (expected true, false or null)")
             }
             ErrorKind::DepthLimitExceeded(limit) => {
                 write!(f, "nesting deeper than the limit of {limit}")
@@ -185,7 +189,7 @@ impl Error {
     /// ```
     /// use agui_wire::{Error, ErrorKind};
     /// let e = Error::new(ErrorKind::InvalidNumber, 7, "state.x");
-    /// assert_eq!(e.to_string(), "invalid number at state.x (byte 7)");
+    /// assert_eq!(e.to_string(), "not JSON: invalid number at state.x (byte 7)");
     /// ```
     pub fn new(kind: ErrorKind, offset: usize, path: impl Into<String>) -> Error {
         Error {

@@ -27,11 +27,11 @@
 //! | [`model`] | the borrowed data model: [`RunAgentInput`], [`Message`], [`InputContent`], [`AgentCapabilities`], and the building blocks [`Str`], [`RawJson`], [`List`], [`Extra`] |
 //! | [`parser`] | bytes to model: [`RunAgentInput::parse`], [`ParseOptions`], [`validate_json`] |
 //! | [`events`] | the 31 AG-UI event types: [`Event`], [`Event::parse`], written with [`WriteJson`] |
-//! | [`reducer`] | events to conversation: [`reducer::Reducer`] (messages and state, as the TypeScript client builds them) |
+//! | [`reducer`] | events to conversation: [`reducer::Reducer`] (messages and state, as the TypeScript client builds them); the order checks alone: [`reducer::EventOrder`] |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
 //! | [`error`] | [`Error`]: kind, byte offset and JSON path |
 //! | [`media`] | inline media: zero-copy base64 (SIMD, scalar twin), `data:` URLs, magic-byte sniffing |
-//! | [`stream`] | a body arriving in chunks: [`stream::BodyParser`] over an append-only [`stream::BodyBuf`] |
+//! | [`stream`] | a body arriving in chunks: [`stream::BodyParser`] over an append-only [`stream::BodyBuf`]; for async tasks [`stream::OwnedBodyParser`] and the [`stream::ParsedBody`] it finishes into (both `Send`, `'static`) |
 //! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
 //! | [`relay`] | a gateway's SSE relay stage: [`relay::Relay`] checks every upstream event, applies policies, ends a broken stream with `RUN_ERROR` |
 //! | [`writer`] | model to compact JSON: [`to_vec`], [`write_to`], [`to_io_slices`] (vectored, zero-copy spans), [`WriteJson`] |

@@ -219,10 +219,11 @@ fn invalid_samples_exit_1_at_their_path() {
     }
 }
 
+/// Usage errors exit 2 with one `error:` line and one `hint:` line (no usage dump); I/O errors
+/// exit 2 with one `error:` line.
 #[test]
 fn usage_errors_exit_2() {
     let cases: &[&[&str]] = &[
-        &[],
         &["frobnicate", "samples/conversation.json"],
         &["validate"],
         &[
@@ -233,20 +234,89 @@ fn usage_errors_exit_2() {
         &["validate", "--bogus", "samples/conversation.json"],
         &["validate", "--kind", "event", "samples/conversation.json"],
         &["validate", "samples/conversation.json", "--kind"],
-        &["validate", "samples/no-such-file.json"],
         &["inspect"],
-        &["inspect", "--kind", "input", "samples/conversation.json"],
-        &["inspect", "samples/no-such-file.json"],
+        &["extract", "samples/conversation.json"],
+        &["offload", "--out", "x", "samples/conversation.json"],
     ];
     for args in cases {
         let out = run(args);
         assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
-        assert!(stderr(&out).contains("usage: agui-wire"), "{args:?}");
+        let err = stderr(&out);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {err}");
+        assert!(lines[0].starts_with("error: "), "{args:?}: {err}");
+        assert!(lines[1].starts_with("hint: "), "{args:?}: {err}");
+        assert!(lines[1].contains("--help"), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+    // A near miss is named.
+    let out = run(&["validate", "--stric", "samples/conversation.json"]);
+    assert!(stderr(&out).contains("'--strict'"), "{}", stderr(&out));
+    // I/O errors: one line, no usage.
+    for args in [
+        &["validate", "samples/no-such-file.json"][..],
+        &["inspect", "samples/no-such-file.json"],
+        &["write", "samples/no-such-file.json"],
+        &["events", "samples/no-such-file.json"],
+    ] {
+        let out = run(args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out).lines().collect::<Vec<_>>(),
+            [
+                "error: cannot read samples/no-such-file.json: No such file or directory (os error 2)"
+            ],
+            "{args:?}"
+        );
+    }
+    // No arguments: the help, on stderr, exit 2.
+    let out = run(&[]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("Usage: agui-wire <COMMAND>"));
+}
+
+/// `--help` on every command (with an example), `help COMMAND`, `--version`, completions.
+#[test]
+fn help_version_and_completions() {
     let out = run(&["--help"]);
     assert_eq!(code(&out), 0);
-    assert!(stdout(&out).starts_with("usage: agui-wire"));
+    let top = stdout(&out);
+    assert!(top.contains("Usage: agui-wire <COMMAND>"), "{top}");
+    for command in [
+        "validate",
+        "inspect",
+        "write",
+        "extract",
+        "offload",
+        "events",
+        "completions",
+    ] {
+        assert!(top.contains(&format!("\n  {command} ")), "{command}: {top}");
+        for args in [&[command, "--help"][..], &["help", command]] {
+            let out = run(args);
+            assert_eq!(code(&out), 0, "{args:?}");
+            let text = stdout(&out);
+            assert!(
+                text.contains(&format!("Usage: agui-wire {command}")),
+                "{args:?}: {text}"
+            );
+            assert!(
+                text.contains(&format!("Examples:\n  agui-wire {command} ")),
+                "{args:?}: {text}"
+            );
+        }
+    }
+    let out = run(&["--version"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        format!("agui-wire {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run(&["completions", shell]);
+        assert_eq!(code(&out), 0, "{shell}");
+        assert!(stdout(&out).contains("validate"), "{shell}");
+    }
 }
 
 /// What `inspect --json` must say about a RunAgentInput sample.
@@ -367,8 +437,30 @@ fn inspect_json_reports_roles_and_parts() {
 fn inspect_rejects_like_validate() {
     let out = run(&["inspect", "--json", "samples/invalid/metadata-null.json"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let (_, path, _) = error_line(&stderr(&out));
+    let (what, path, offset) = error_line(&stderr(&out));
     assert_eq!(path, "messages[2].metadata");
+    // Under --json the error is a JSON object on stdout as well.
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON error");
+    assert_eq!(v["error"]["exitCode"], 1);
+    assert_eq!(v["error"]["path"], path.as_str());
+    assert_eq!(v["error"]["offset"], offset as u64);
+    assert_eq!(v["error"]["what"], what.as_str());
+    assert_eq!(
+        v["error"]["message"],
+        stderr(&out).trim_end().strip_prefix("error: ").unwrap()
+    );
+    let out = run(&["inspect", "--json", "samples/no-such-file.json"]);
+    assert_eq!(code(&out), 2);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON error");
+    assert_eq!(v["error"]["exitCode"], 2);
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read samples/no-such-file.json: "),
+        "{v}"
+    );
+    assert!(v["error"].get("offset").is_none());
     let out = run(&[
         "inspect",
         "--json",
@@ -381,4 +473,186 @@ fn inspect_rejects_like_validate() {
         v["rawFieldBytes"].get("messages[2].metadata").is_none(),
         "{v}"
     );
+}
+
+/// Bytes that are not JSON are reported as such, not as a value of the wrong type (`nope`
+/// starts like `null`), by `validate` and by the library, one-shot and fed in chunks alike.
+#[test]
+fn bytes_that_are_not_json_say_so() {
+    use std::io::Write;
+    use std::process::Stdio;
+    for (doc, want) in [
+        (
+            "nope",
+            "not JSON: invalid literal (expected true, false or null) at the document root (byte 0)",
+        ),
+        (
+            "not valid json",
+            "not JSON: invalid literal (expected true, false or null) at the document root (byte 0)",
+        ),
+        (
+            "garbage",
+            "not JSON: expected a JSON value, found 'g' at the document root (byte 0)",
+        ),
+        (
+            r#"{"threadId":-x}"#,
+            "not JSON: invalid number at threadId (byte 12)",
+        ),
+        (
+            r#"{"threadId":nul"#,
+            "unexpected end of input at threadId (byte 15)",
+        ),
+        (
+            r#"{"threadId":nulL}"#,
+            "not JSON: invalid literal (expected true, false or null) at threadId (byte 12)",
+        ),
+        // Valid JSON of the wrong type is still a type error.
+        (
+            "null",
+            "`RunAgentInput` must be an object, found null at the document root (byte 0)",
+        ),
+        (
+            r#"{"threadId":12}"#,
+            "`threadId` must be a string, found a number at threadId (byte 12)",
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_agui-wire"))
+            .args(["validate", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(doc.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(code(&out), 1, "{doc}");
+        assert_eq!(stderr(&out), format!("error: {want}\n"), "{doc}");
+        // The chunk-fed parser says the same at every cut.
+        let arena = agui_wire::Bump::new();
+        let one_shot = agui_wire::RunAgentInput::parse(doc.as_bytes(), &arena)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(one_shot, want);
+        for cut in 0..=doc.len() {
+            let buf = agui_wire::stream::BodyBuf::new();
+            let arena = agui_wire::Bump::new();
+            let mut parser = agui_wire::stream::BodyParser::new(&buf, &arena);
+            let fed = parser
+                .feed(&doc.as_bytes()[..cut])
+                .and_then(|_| parser.feed(&doc.as_bytes()[cut..]))
+                .and_then(|_| parser.finish().map(|_| ()));
+            assert_eq!(fed.unwrap_err().to_string(), want, "{doc} cut at {cut}");
+        }
+    }
+}
+
+/// The kind of a document is told by its keys (or `--kind`), for `inspect`, `validate` and
+/// `write` alike.
+#[test]
+fn capabilities_are_recognised() {
+    let file = root().join("samples/capabilities.json");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    for args in [
+        &["inspect", "--json", "samples/capabilities.json"][..],
+        &[
+            "inspect",
+            "--json",
+            "--kind",
+            "capabilities",
+            "samples/capabilities.json",
+        ],
+    ] {
+        let out = run(args);
+        assert_eq!(code(&out), 0, "{args:?}: {}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["kind"], "capabilities");
+        assert_eq!(v["name"], doc["identity"]["name"]);
+        assert_eq!(v["version"], doc["identity"]["version"]);
+        let tools: Vec<&serde_json::Value> = doc["tools"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| &t["name"])
+            .collect();
+        assert_eq!(
+            v["tools"].as_array().unwrap().iter().collect::<Vec<_>>(),
+            tools
+        );
+        // Every group of the document, and every flag that is true.
+        let groups = v["groups"].as_array().unwrap();
+        assert_eq!(groups.len(), doc.as_object().unwrap().len(), "{v}");
+        let enabled = v["enabled"].as_array().unwrap();
+        for (group, flags) in doc.as_object().unwrap() {
+            assert!(groups.contains(&serde_json::json!(group)), "{group}");
+            for (flag, value) in flags.as_object().into_iter().flatten() {
+                let path = format!("{group}.{flag}");
+                if group != "identity" && group != "custom" && value == true {
+                    assert!(enabled.contains(&serde_json::json!(path)), "{path}");
+                }
+                if value == false {
+                    assert!(!enabled.contains(&serde_json::json!(path)), "{path}");
+                }
+            }
+        }
+        assert_eq!(
+            v["limits"]["execution.maxIterations"],
+            doc["execution"]["maxIterations"]
+        );
+    }
+    let out = run(&["inspect", "samples/capabilities.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("kind:       capabilities\nname:       Travel Agent"));
+    // validate and write without --kind.
+    let out = run(&["validate", "samples/capabilities.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = run(&["write", "samples/capabilities.json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("{\"identity\":"));
+    // The wrong kind, given: the parser for that kind says what is wrong.
+    let out = run(&["inspect", "--kind", "input", "samples/capabilities.json"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "error: `tools` must be an array, found an object at tools (byte 503)"
+    );
+    let out = run(&[
+        "inspect",
+        "--kind",
+        "capabilities",
+        "samples/conversation.json",
+    ]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let out = run(&["inspect", "--json", "samples/conversation.json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["kind"], "input");
+}
+
+/// Every Rust example of the README is a whole program a reader can paste: a `fn main`, no
+/// rustdoc hidden lines (the doctests of `src/lib.rs` compile and run them).
+#[test]
+fn readme_rust_examples_are_whole_programs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let mut blocks = 0;
+    let mut rest = readme.as_str();
+    while let Some(start) = rest.find("```rust\n") {
+        let body = &rest[start + 8..];
+        let end = body.find("```\n").expect("a closed code block");
+        let code = &body[..end];
+        // A whole program (errors returned from main, when it has any to return).
+        assert!(code.contains("\nfn main() "), "{code}");
+        for line in code.lines() {
+            assert!(
+                !(line == "#" || line.starts_with("# ")),
+                "hidden line {line:?} in\n{code}"
+            );
+        }
+        blocks += 1;
+        rest = &body[end..];
+    }
+    assert!(blocks >= 2, "{blocks} Rust examples");
 }

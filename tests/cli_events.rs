@@ -125,6 +125,29 @@ fn a_last_event_without_its_blank_line_is_read_as_the_client_reads_it() {
         "{}",
         text(&out.stderr)
     );
+    // --strict-sse reads SSE as the standard does: the unterminated frame is dropped, with a
+    // warning, and the stream succeeds.
+    for tail in ["data: {\"type\":\"RAW\",\"event\":2}", "data: {\"type\":"] {
+        let out = run(
+            &["events", "--strict-sse", "-"],
+            &format!("data: {{\"type\":\"RAW\",\"event\":1}}\n\n{tail}"),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout), "{\"type\":\"RAW\",\"event\":1}\n");
+        assert!(
+            text(&out.stderr).starts_with("warning: SSE stream ended inside a frame"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    // The final state differs by that last frame, with --reduce.
+    let stream = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+                  data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":1}}\n\n\
+                  data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":2}}";
+    let out = run(&["events", "--reduce", "-"], stream);
+    assert_eq!(text(&out.stdout), "{\"messages\":[],\"state\":{\"n\":2}}\n");
+    let out = run(&["events", "--reduce", "--strict-sse", "-"], stream);
+    assert_eq!(text(&out.stdout), "{\"messages\":[],\"state\":{\"n\":1}}\n");
 }
 
 #[test]
@@ -136,14 +159,21 @@ fn usage_and_io_errors_exit_2() {
     ] {
         let out = run(args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(text(&out.stderr).contains("events [--reduce] [--lenient] FILE|-"));
+        assert!(text(&out.stderr).starts_with("error: "), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("`agui-wire events --help`"),
+            "{args:?}"
+        );
     }
     let out = run(&["events", "/nonexistent/stream.sse"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).starts_with("agui-wire: cannot read /nonexistent/stream.sse"));
-    let out = run(&["--help"], "");
+    assert_eq!(
+        text(&out.stderr),
+        "error: cannot read /nonexistent/stream.sse: No such file or directory (os error 2)\n"
+    );
+    let out = run(&["events", "--help"], "");
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).contains("events [--reduce] [--lenient] FILE|-"));
+    assert!(text(&out.stdout).contains("Usage: agui-wire events [OPTIONS] <FILE>"));
 }
 
 #[test]
@@ -156,4 +186,100 @@ fn reads_files() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).contains("\"content\":\"Hi\""));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Input that holds no event (a JSON document, nothing, text that is not SSE) is an error.
+#[test]
+fn input_without_events_exits_1() {
+    let json = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/samples/conversation.json"
+    ))
+    .unwrap();
+    for (input, why) in [
+        (json.as_str(), "it looks like a JSON document"),
+        ("", "the input is empty or blank"),
+        ("\n\n", "the input is empty or blank"),
+        ("garbage\n\n", "an SSE stream is `data: <event JSON>` lines"),
+        (": only a comment\n\n", "an SSE stream is"),
+    ] {
+        for args in [&["events", "-"][..], &["events", "--reduce", "-"]] {
+            let out = run(args, input);
+            assert_eq!(out.status.code(), Some(1), "{input:?} {args:?}");
+            let err = text(&out.stderr);
+            assert!(
+                err.starts_with("error: no event in the input: ") && err.contains(why),
+                "{input:?}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(out.stdout.is_empty());
+        }
+    }
+}
+
+/// A frame whose data is not JSON is reported as such.
+#[test]
+fn a_frame_that_is_not_json_says_so() {
+    let out = run(&["events", "-"], "data: not valid json\n\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error: event 0: not JSON: invalid literal (expected true, false or null) at the document root (byte 0)\n"
+    );
+    let out = run(
+        &["events", "-"],
+        "data: {\"type\":\"RAW\",\"event\":tru}\n\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("error: event 0: not JSON: invalid literal"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// On a live pipe each event is printed as soon as its frame is complete: the first line is
+/// read back while the input is still open (the writer waits for it before sending more).
+#[test]
+fn events_are_printed_as_their_frames_complete() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agui-wire"))
+        .args(["events", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    for i in 0..3 {
+        stdin
+            .write_all(format!("data: {{\"type\":\"RAW\",\"event\":{i}}}\n\n").as_bytes())
+            .unwrap();
+        stdin.flush().unwrap();
+        // A bound, not a timing check: without the flush the line never comes before the end
+        // of input, and the test fails here instead of hanging.
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|_| {
+                let _ = child.kill();
+                panic!("event {i} was not printed while the input was still open")
+            });
+        assert_eq!(line, format!("{{\"type\":\"RAW\",\"event\":{i}}}"));
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    reader.join().unwrap();
+    assert!(rx.try_recv().is_err());
 }

@@ -111,9 +111,37 @@ fn offload_turns_inline_parts_into_urls() {
         .filter(|u| u.starts_with("https://cdn.example.com/media/"))
         .collect();
     assert_eq!(offloaded.len(), payloads.len());
-    for (url, (_, want)) in offloaded.iter().zip(&payloads) {
+    for (url, (path, want)) in offloaded.iter().zip(&payloads) {
         let name = url.rsplit('/').next().unwrap();
         assert_eq!(&std::fs::read(dir.join(name)).unwrap(), want);
+        // Named after the JSON path, as `extract` names it.
+        assert!(name.starts_with(&format!("{path}.")), "{name} for {path}");
+    }
+    // `extract` writes the same files, under the same names.
+    let extracted = tmp("offload-extract");
+    let out = bin()
+        .arg("extract")
+        .arg(sample("conversation.json"))
+        .arg("--out")
+        .arg(&extracted)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let list = |d: &PathBuf| {
+        let mut names: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(list(&dir), list(&extracted));
+    assert_eq!(list(&dir).len(), payloads.len());
+    for name in list(&dir) {
+        assert_eq!(
+            std::fs::read(dir.join(&name)).unwrap(),
+            std::fs::read(extracted.join(&name)).unwrap()
+        );
     }
 }
 

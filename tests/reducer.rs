@@ -5,15 +5,13 @@
 mod reducer_streams;
 
 use agui_wire::reducer::{Json, ReduceErrorKind, ReduceOptions, Reducer};
-use agui_wire::{Bump, Event};
+use agui_wire::{Bump, Event, ParseOptions};
 
 /// Runs a stream; the final `{"messages","state"}` or `error: <the error>`.
 fn run(events: &[&str], opts: ReduceOptions) -> (String, Reducer) {
     let mut r = Reducer::with_options(opts);
     for text in events {
-        let arena = Bump::new();
-        let ev = Event::parse(text.as_bytes(), &arena).unwrap_or_else(|e| panic!("{e}: {text}"));
-        if let Err(e) = r.apply(&ev) {
+        if let Err(e) = r.apply_json(text.as_bytes(), &ParseOptions::default()) {
             return (format!("error: {e}"), r);
         }
     }
@@ -238,6 +236,14 @@ const EXPECTED: &[(&str, &str)] = &[
         "err-chunk-then-explicit-end",
         r#"error: event 2: TEXT_MESSAGE_END for text message "m1", which is not in progress"#,
     ),
+    (
+        "unknown-variants",
+        r#"{"messages":[{"id":"u1","role":"user","content":[{"type":"text","text":"hi"}]},{"id":"a1","role":"assistant","content":"ok","toolCalls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]},{"id":"t1","toolCallId":"c1","role":"tool","content":[{"type":"text","text":"r"}]},{"id":"act1","role":"activity","activityType":"PLAN","content":{"s":1,"x":1}}],"state":{"a":1,"b":2}}"#,
+    ),
+    (
+        "unknown-variants-run-input",
+        r#"{"messages":[{"id":"u1","role":"user","content":"go"},{"id":"u2","role":"user","content":[{"type":"text","text":"a"}]}],"state":{}}"#,
+    ),
 ];
 
 #[test]
@@ -257,7 +263,11 @@ fn every_event_type_is_used() {
     for (_, events) in reducer_streams::streams() {
         for text in events {
             let arena = Bump::new();
-            if let Some(t) = Event::parse(text.as_bytes(), &arena).unwrap().event_type() {
+            // The streams with unknown variants hold events the parser rejects.
+            if let Some(t) = Event::parse(text.as_bytes(), &arena)
+                .ok()
+                .and_then(|e| e.event_type())
+            {
                 seen.insert(t);
             }
         }
@@ -428,6 +438,9 @@ fn unknown_and_removed_event_types_are_ignored() {
 fn event_order_agrees_with_the_reducer() {
     use agui_wire::reducer::EventOrder;
     for (name, events) in reducer_streams::streams() {
+        if name.starts_with("unknown-variants") {
+            continue;
+        }
         let mut order = EventOrder::new();
         let mut verdict = None;
         for text in &events {
@@ -449,4 +462,45 @@ fn event_order_agrees_with_the_reducer() {
             None => assert!(!want.starts_with("error:"), "{name}: reducer says {want}"),
         }
     }
+}
+
+/// Unknown variants: dropped with a warning naming the event and the item, or (strict) an
+/// error of that event.
+#[test]
+fn unknown_variants_dropped_or_rejected() {
+    let events = &reducer_streams::streams()
+        .into_iter()
+        .find(|(n, _)| *n == "unknown-variants")
+        .unwrap()
+        .1;
+    let (_, r) = run(events, ReduceOptions::default());
+    let warnings: Vec<String> = r.warnings().iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        warnings,
+        [
+            "event 2: STATE_DELTA: dropped delta[0] (unknown op \"merge\"), as the TypeScript client does",
+            "event 2: STATE_DELTA: dropped delta[2] (no `op`), as the TypeScript client does",
+            "event 3: MESSAGES_SNAPSHOT: dropped messages[1] (unknown role \"wizard\"), as the TypeScript client does",
+            "event 3: MESSAGES_SNAPSHOT: dropped messages[0].content[0] (unknown type \"hologram\"), as the TypeScript client does",
+            "event 4: TOOL_CALL_RESULT: dropped content[0] (unknown type \"smell\"), as the TypeScript client does",
+            "event 6: ACTIVITY_DELTA: dropped patch[0] (unknown op \"frob\"), as the TypeScript client does",
+        ]
+    );
+    let strict = ReduceOptions {
+        strict_variants: true,
+        ..ReduceOptions::default()
+    };
+    let (out, _) = run(events, strict);
+    assert_eq!(
+        out,
+        "error: event 2: not a valid event: unknown op \"merge\", expected one of add, remove, replace, move, copy, test at delta[0].op (byte 37)"
+    );
+}
+
+#[test]
+fn reducer_and_event_order_are_send_and_sync() {
+    fn both<T: Send + Sync>() {}
+    both::<Reducer>();
+    both::<agui_wire::reducer::EventOrder>();
+    both::<Json>();
 }

@@ -4,10 +4,13 @@
 //! reuse it), runs `tests/ts/reduce.mjs` there, which applies every stream with the client's own
 //! `runAgent` pipeline, and compares the messages and state it ends with (or the index of the
 //! event it fails at) with agui-wire's [`Reducer`] with `keep_unknown_fields: false` (the client
-//! strips unknown fields). The test is skipped, with a message, only when Node or npm is missing
-//! or the npm registry cannot be reached.
+//! strips unknown fields). The test is skipped only when Node or npm is missing or the npm
+//! registry cannot be reached (checked once, quickly, before installing), with a `SKIPPED: ...`
+//! line that shows in the default output of `cargo test` (see `common/registry.rs`).
 
 mod reducer_streams;
+#[path = "common/registry.rs"]
+mod registry;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,10 +18,12 @@ use std::process::{Command, Stdio};
 
 use agui_wire::reducer::{ReduceOptions, Reducer};
 use agui_wire::sse::SseReader;
-use agui_wire::{Bump, Event, WriteJson};
+use agui_wire::{ParseOptions, WriteJson};
 use serde_json::Value;
 
 const CLIENT_VERSION: &str = "1.0.0";
+/// The name a skip is reported under.
+const TEST: &str = "reducer_ts (the reducer against @ag-ui/client)";
 
 fn target_dir() -> PathBuf {
     // <target>/debug/deps/reducer_ts-<hash>
@@ -48,14 +53,18 @@ fn client_dir() -> Option<PathBuf> {
         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
         .is_some_and(|v| v["version"] == CLIENT_VERSION);
     if !tool_works("node") {
-        eprintln!("skipping the TypeScript comparison: `node` is not installed");
+        registry::skip(TEST, "`node` is not installed");
         return None;
     }
     if installed {
         return Some(dir);
     }
     if !tool_works("npm") {
-        eprintln!("skipping the TypeScript comparison: `npm` is not installed");
+        registry::skip(TEST, "`npm` is not installed");
+        return None;
+    }
+    if let Err(why) = registry::reachable(registry::Registry::Npm) {
+        registry::skip(TEST, &why);
         return None;
     }
     std::fs::create_dir_all(&dir).unwrap();
@@ -70,6 +79,8 @@ fn client_dir() -> Option<PathBuf> {
             "--no-audit",
             "--no-fund",
             "--loglevel=error",
+            "--fetch-retries=2",
+            "--fetch-timeout=30000",
             &format!("@ag-ui/client@{CLIENT_VERSION}"),
         ])
         .current_dir(&dir)
@@ -89,9 +100,7 @@ fn client_dir() -> Option<PathBuf> {
         .iter()
         .any(|m| err.contains(m));
         if offline {
-            eprintln!(
-                "skipping the TypeScript comparison: the npm registry is unreachable:\n{err}"
-            );
+            registry::skip(TEST, &format!("the npm registry is unreachable: {err}"));
             return None;
         }
         panic!("npm install @ag-ui/client@{CLIENT_VERSION} failed:\n{err}");
@@ -122,9 +131,8 @@ fn ours(events: &[String]) -> Outcome {
         ..ReduceOptions::default()
     });
     for text in events {
-        let arena = Bump::new();
-        let ev = Event::parse(text.as_bytes(), &arena).unwrap_or_else(|e| panic!("{e}: {text}"));
-        if let Err(e) = r.apply(&ev) {
+        // As the client reads it: list items with unknown variants dropped with a warning.
+        if let Err(e) = r.apply_json(text.as_bytes(), &ParseOptions::default()) {
             return Outcome::Failed(Some(e.index() as u64), e.to_string());
         }
     }

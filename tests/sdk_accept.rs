@@ -3,10 +3,14 @@
 //! `RunAgentInputSchema.parse`), at the versions pinned in `tests/conformance/`.
 //!
 //! The SDKs are installed once into `target/tmp/sdk-accept/` (a Python venv and an npm
-//! folder) and reused; each install is bounded in time. When a registry cannot be reached (or
-//! `python3`/`node` is missing) the test prints why and passes without checking.
+//! folder) and reused. Before an install the registry is checked once, with a short timeout
+//! (`common/registry.rs`); when it cannot be reached (or `python3`/`node` is missing) the test
+//! writes a `SKIPPED: ...` line that shows in the default output of `cargo test` (and that
+//! `.ci/run` counts), and passes without checking; `AGUI_REQUIRE_SDKS=1` makes that a failure.
 
 mod common;
+#[path = "common/registry.rs"]
+mod registry;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -27,6 +31,8 @@ const PY_PINS: &[&str] = &[
 ];
 const NPM_PINS: &[&str] = &["@ag-ui/core@1.0.0", "zod@3.25.76"];
 const INSTALL_TIMEOUT: Duration = Duration::from_secs(420);
+/// Per request of pip and npm, once the registry has answered a connection.
+const FETCH_TIMEOUT_SECS: u64 = 30;
 const CHECK_TIMEOUT: Duration = Duration::from_secs(180);
 
 struct Outcome {
@@ -129,6 +135,9 @@ fn install_python(dir: &Path) -> Install {
     if python.exists() && std::fs::read_to_string(&marker).ok().as_deref() == Some(&want) {
         return Install::Ready(python);
     }
+    if let Err(why) = registry::reachable(registry::Registry::PyPi) {
+        return Install::Skip(why);
+    }
     let made = run(
         Command::new("python3").args(["-m", "venv"]).arg(&venv),
         INSTALL_TIMEOUT,
@@ -147,7 +156,10 @@ fn install_python(dir: &Path) -> Install {
                 "install",
                 "--quiet",
                 "--disable-pip-version-check",
+                "--retries",
+                "2",
             ])
+            .args(["--timeout", &FETCH_TIMEOUT_SECS.to_string()])
             .args(PY_PINS),
         INSTALL_TIMEOUT,
     );
@@ -173,6 +185,9 @@ fn install_node(dir: &Path) -> Install {
     if !run(Command::new("node").arg("--version"), CHECK_TIMEOUT).ok {
         return Install::Skip("node is not installed".into());
     }
+    if let Err(why) = registry::reachable(registry::Registry::Npm) {
+        return Install::Skip(why);
+    }
     std::fs::create_dir_all(&node_dir).unwrap();
     std::fs::write(
         node_dir.join("package.json"),
@@ -188,7 +203,9 @@ fn install_node(dir: &Path) -> Install {
                 "--no-fund",
                 "--no-package-lock",
                 "--loglevel=error",
+                "--fetch-retries=2",
             ])
+            .arg(format!("--fetch-timeout={}", FETCH_TIMEOUT_SECS * 1000))
             .args(NPM_PINS),
         INSTALL_TIMEOUT,
     );
@@ -362,7 +379,10 @@ fn sdks_accept_what_we_write() {
 
     let mut checked_any = false;
     match install_python(&dir) {
-        Install::Skip(why) => eprintln!("SKIP (Python SDK): {why}"),
+        Install::Skip(why) => registry::skip(
+            "sdk_accept (Python SDK)",
+            &format!("{why}; nothing checked against the Python SDK"),
+        ),
         Install::Ready(python) => {
             let script = dir.join("check.py");
             std::fs::write(&script, PY_CHECK).unwrap();
@@ -379,7 +399,10 @@ fn sdks_accept_what_we_write() {
         }
     }
     match install_node(&dir) {
-        Install::Skip(why) => eprintln!("SKIP (TypeScript SDK): {why}"),
+        Install::Skip(why) => registry::skip(
+            "sdk_accept (TypeScript SDK)",
+            &format!("{why}; nothing checked against the TypeScript SDK"),
+        ),
         Install::Ready(node_dir) => {
             let script = node_dir.join("check.mjs");
             std::fs::write(&script, JS_CHECK).unwrap();
@@ -402,6 +425,6 @@ fn sdks_accept_what_we_write() {
         }
     }
     if !checked_any {
-        eprintln!("SKIP: no SDK could be installed; nothing was checked");
+        eprintln!("no SDK could be installed; nothing was checked");
     }
 }

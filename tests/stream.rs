@@ -1,7 +1,7 @@
 //! The streaming parser against one-shot parsing: every split gives the same document or the
 //! same error, errors come with the chunk that proves them, and completion is seen at once.
 
-use agui_wire::stream::{BodyBuf, BodyParser, Status};
+use agui_wire::stream::{BodyBuf, BodyParser, OwnedBodyParser, Status};
 use agui_wire::{Bump, Error, ErrorKind, ParseOptions, RunAgentInput};
 use proptest::prelude::*;
 
@@ -23,11 +23,15 @@ fn one_shot(doc: &[u8], opts: &ParseOptions) -> Result<String, Error> {
 fn feed(doc: &[u8], cuts: &[usize], opts: &ParseOptions) -> Fed {
     let (buf, arena) = (BodyBuf::new(), Bump::new());
     let mut parser = BodyParser::with_options(&buf, &arena, opts.clone());
+    // The owning parser, fed the same chunks, answers each one the same.
+    let mut owned = OwnedBodyParser::new(opts.clone());
     let mut from = 0;
     let mut complete_at = None;
     for &cut in cuts.iter().chain(std::iter::once(&doc.len())) {
         let cut = cut.clamp(from, doc.len());
-        match parser.feed(&doc[from..cut]) {
+        let status = parser.feed(&doc[from..cut]);
+        assert_eq!(owned.feed(&doc[from..cut]), status);
+        match status {
             Ok(Status::Partial) => assert!(complete_at.is_none(), "complete, then partial"),
             Ok(Status::Complete(n)) => {
                 complete_at.get_or_insert(cut);
@@ -44,11 +48,13 @@ fn feed(doc: &[u8], cuts: &[usize], opts: &ParseOptions) -> Fed {
         }
         from = cut;
     }
+    let owned = owned.finish().map(|p| format!("{:?}", p.input()));
     let result = parser.finish().map(|d| {
         // Zero-copy: every string of the document is a slice of the buffer.
         assert!(buf.offset_of(d.thread_id.raw().as_bytes()).is_some());
         format!("{d:?}")
     });
+    assert_eq!(owned, result);
     Fed {
         result,
         at: complete_at,

@@ -221,3 +221,100 @@ fn hostile_capacity_is_capped_or_refused() {
     assert!(agui_wire::stream::BodyBuf::try_with_capacity(1 << 62).is_err());
     assert!(agui_wire::stream::BodyBuf::try_with_capacity(usize::MAX).is_err());
 }
+
+#[test]
+fn the_buffer_never_grows_past_the_limit() {
+    let opts = ParseOptions {
+        max_input_bytes: 5000,
+        ..ParseOptions::default()
+    };
+    let mut parser = OwnedBodyParser::new(opts);
+    let mut doc = br#"{"threadId":"t","runId":"r","messages":[],"state":""#.to_vec();
+    doc.resize(4990, b'x');
+    doc.extend_from_slice(br#""}"#);
+    for c in doc.chunks(1000) {
+        parser.feed(c).unwrap();
+    }
+    // Doubling from 4096 would reserve 8192: the block stops at the limit.
+    assert_eq!(parser.capacity(), 5000);
+    assert!(parser.finish().is_ok());
+}
+
+/// `read_body` over an `http_body::Body` (feature `http-body`: `cargo test --features
+/// http-body`).
+#[cfg(feature = "http-body")]
+mod http_body_adapter {
+    use super::*;
+    use agui_wire::stream::ReadBodyError;
+    use http_body::{Body, Frame};
+    use std::collections::VecDeque;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    /// Frames that arrive one per poll, with a pending poll (and a wake-up) before each, as a
+    /// socket delivers them; `fail` ends the body with an error instead.
+    struct Slow {
+        frames: VecDeque<Bytes>,
+        ready: bool,
+        fail: bool,
+    }
+
+    impl Body for Slow {
+        type Data = Bytes;
+        type Error = std::io::Error;
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
+            if !self.ready {
+                self.ready = true;
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            self.ready = false;
+            match self.frames.pop_front() {
+                Some(b) => Poll::Ready(Some(Ok(Frame::data(b)))),
+                None if self.fail => Poll::Ready(Some(Err(std::io::Error::other("reset")))),
+                None => Poll::Ready(None),
+            }
+        }
+    }
+
+    fn slow(doc: &[u8], size: usize, fail: bool) -> Slow {
+        Slow {
+            frames: frames(doc, size).into(),
+            ready: false,
+            fail,
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn reads_a_body_in_a_spawned_task() {
+        let doc = body();
+        let want = one_shot_debug(&doc);
+        let body = slow(&doc, 61, false);
+        let parsed = tokio::spawn(OwnedBodyParser::default().read_body(body))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(format!("{:?}", parsed.input()), want);
+        assert_eq!(parsed.bytes(), &doc[..]);
+
+        let err = tokio::spawn(OwnedBodyParser::default().read_body(slow(&doc[..500], 61, true)))
+            .await
+            .unwrap()
+            .unwrap_err();
+        assert!(matches!(err, ReadBodyError::Body(_)), "{err}");
+
+        let mut bad = doc.clone();
+        bad[300] = b'#';
+        let err = tokio::spawn(OwnedBodyParser::default().read_body(slow(&bad, 61, true)))
+            .await
+            .unwrap()
+            .unwrap_err();
+        let arena = Bump::new();
+        let want = RunAgentInput::parse(&bad, &arena).unwrap_err();
+        // The parse error, from the frame holding byte 300 (the body's error is never reached).
+        assert!(matches!(err, ReadBodyError::Parse(e) if e == want));
+    }
+}

@@ -1,41 +1,114 @@
 //! `agui-wire events`: read an AG-UI event stream (Server-Sent Events) and print its events as
 //! compact JSON lines, or (`--reduce`) the conversation and state they build.
 //!
-//! Invalid streams (not SSE, an event that does not parse, or, with `--reduce`, an event order
-//! the protocol forbids) fail with `error: event <index>: <what>` (exit 1); usage and I/O
-//! errors exit 2. A stream that ends inside an event loses that event (as the SSE standard
-//! says), with a warning, and still succeeds. Reading is streamed: events are printed as they
-//! arrive, through one reused arena.
+//! Invalid streams (an event that does not parse, or, with `--reduce`, an event order the
+//! protocol forbids) fail with `error: event <index>: <what>` (exit 1), and so does input that
+//! holds no event at all (not SSE, empty); usage and I/O errors exit 2. A last event that the
+//! stream ends without a blank line after is read, as the official TypeScript client reads it;
+//! with `--strict-sse` it is dropped, as the SSE standard says, with a warning. Reading is streamed: events are printed as they arrive, through one reused arena,
+//! and the output is flushed whenever the input has no more bytes ready (before each read), so
+//! on a live pipe each event line appears as soon as its frame is complete, and a file is still
+//! written in large blocks.
 
+use std::cell::RefCell;
 use std::io::{self, BufWriter, Read, Write};
+use std::rc::Rc;
 
 use agui_wire::reducer::Reducer;
-use agui_wire::sse::{SseErrorKind, SseReadError, SseReader};
+use agui_wire::sse::{SseErrorKind, SseOptions, SseReadError, SseReader};
 use agui_wire::{Bump, Event, ParseOptions, WriteJson};
 
-use crate::{Args, Failure};
+use crate::Failure;
 
-/// Runs `agui-wire events [--reduce] [--lenient] FILE|-`.
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let args = Args::parse(args, &[], &["--reduce", "--lenient"])?;
-    let path = args.file()?;
+/// Read an AG-UI event stream (Server-Sent Events) and print each event as one line of JSON
+///
+/// Each event is printed as compact JSON on its own line as soon as its frame is complete.
+/// `--reduce` prints instead the final `{"messages": [...], "state": ...}` the events build,
+/// as the TypeScript client would hold it. An invalid stream fails with
+/// `error: event <index>: <what>` (exit 1).
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  agui-wire events samples/run.sse
+  agui-wire events --reduce samples/run.sse
+  agui-wire events --strict-sse samples/run.sse
+  curl -sN -H 'Accept: text/event-stream' -d @samples/conversation.json http://agent/run \\
+    | agui-wire events -")]
+pub(crate) struct Events {
+    /// Print the messages and state the events build instead of the events
+    #[arg(long)]
+    reduce: bool,
+    /// Read `null` in optional fields as absent (as the Python SDK does)
+    #[arg(long)]
+    lenient: bool,
+    /// Read SSE as the standard does: a last event without a blank line after it is dropped
+    /// (with a warning). By default it is read, as the official TypeScript client does
+    #[arg(long)]
+    strict_sse: bool,
+    /// The SSE stream to read, or `-` for standard input
+    #[arg(value_name = "FILE")]
+    file: String,
+}
+
+/// How many bytes one read of the input may bring.
+const READ_BUFFER: usize = 64 * 1024;
+
+/// Runs `agui-wire events`.
+pub(crate) fn run(args: Events) -> Result<(), Failure> {
+    let path = args.file.as_str();
     let input: Box<dyn Read> = if path == "-" {
         Box::new(io::stdin().lock())
     } else {
         Box::new(
             std::fs::File::open(path)
-                .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?,
+                .map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))?,
         )
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let result = events(input, args.has("--reduce"), &args.options(), &mut out)
-        .and_then(|()| out.flush().map_err(write_failure));
+    let out = Rc::new(RefCell::new(BufWriter::new(io::stdout().lock())));
+    let input = FlushBeforeRead {
+        inner: input,
+        out: Rc::clone(&out),
+        first_byte: None,
+    };
+    let options = crate::parse_options(args.lenient);
+    let sse = SseOptions::new().with_strict_end(args.strict_sse);
+    let result = events(input, sse, args.reduce, &options, &out)
+        .and_then(|()| out.borrow_mut().flush().map_err(write_failure));
     // Whatever was printed before a failure stays printed.
-    let _ = out.flush();
+    let _ = out.borrow_mut().flush();
     match result {
         Ok(()) | Err(Stop::Closed) => Ok(()),
         Err(Stop::Fail(f)) => Err(f),
+    }
+}
+
+/// The output the events are printed to.
+type Out = Rc<RefCell<BufWriter<io::StdoutLock<'static>>>>;
+
+/// The input, flushing the output before each read: the reader asks for more bytes only when
+/// it has printed every event of the bytes it holds, so what is printed is never held back
+/// while we wait for input. Remembers the first non-blank byte, for the error on input that
+/// holds no event.
+struct FlushBeforeRead {
+    inner: Box<dyn Read>,
+    out: Out,
+    first_byte: Option<u8>,
+}
+
+impl Read for FlushBeforeRead {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // A failed flush (a closed pipe) is reported by the next write of an event.
+        let _ = self.out.borrow_mut().flush();
+        let n = self.inner.read(buf)?;
+        if self.first_byte.is_none() {
+            self.first_byte = buf
+                .get(..n)
+                .unwrap_or_default()
+                .iter()
+                .copied()
+                .find(|b| !b.is_ascii_whitespace());
+        }
+        Ok(n)
     }
 }
 
@@ -56,29 +129,47 @@ fn write_failure(e: io::Error) -> Stop {
     if e.kind() == io::ErrorKind::BrokenPipe {
         Stop::Closed
     } else {
-        Stop::Fail(Failure::Usage(format!("cannot write the output: {e}")))
+        Stop::Fail(Failure::Io(format!("cannot write the output: {e}")))
     }
 }
 
+/// The error for input that held no event, with a hint at what it held instead.
+fn no_event(first_byte: Option<u8>) -> Failure {
+    let hint = match first_byte {
+        None => "the input is empty or blank".to_string(),
+        Some(b'{' | b'[') => {
+            "it looks like a JSON document; `agui-wire validate` and `inspect` read those"
+                .to_string()
+        }
+        Some(_) => {
+            "an SSE stream is `data: <event JSON>` lines, each event followed by a blank line"
+                .to_string()
+        }
+    };
+    Failure::Invalid(format!("no event in the input: {hint}"))
+}
+
 fn events(
-    input: Box<dyn Read>,
+    input: FlushBeforeRead,
+    sse: SseOptions,
     reduce: bool,
     options: &ParseOptions,
-    out: &mut impl Write,
+    out: &Out,
 ) -> Result<(), Stop> {
-    let mut reader = SseReader::new(input);
+    let mut reader = SseReader::with_options(input, sse, READ_BUFFER);
     let mut reducer = Reducer::new();
     let mut arena = Bump::new();
     let mut index = 0usize;
     let mut line = Vec::new();
+    let mut cut = None;
     while let Some(frame) = reader.next() {
         let frame = match frame {
             Ok(frame) => frame,
             Err(SseReadError::Io(e)) => {
-                return Err(Failure::Usage(format!("cannot read the stream: {e}")).into());
+                return Err(Failure::Io(format!("cannot read the stream: {e}")).into());
             }
             Err(SseReadError::Sse(e)) if matches!(e.kind(), SseErrorKind::Incomplete { .. }) => {
-                eprintln!("warning: {e}; that event is dropped");
+                cut = Some(e);
                 break;
             }
             Err(SseReadError::Sse(e)) => {
@@ -96,9 +187,15 @@ fn events(
             line.clear();
             event.write_json(&mut line);
             line.push(b'\n');
-            out.write_all(&line).map_err(write_failure)?;
+            out.borrow_mut().write_all(&line).map_err(write_failure)?;
         }
         index += 1;
+    }
+    if index == 0 {
+        return Err(no_event(reader.into_inner().first_byte).into());
+    }
+    if let Some(e) = cut {
+        eprintln!("warning: {e}; that event is dropped");
     }
     if reduce {
         for w in reducer.warnings() {
@@ -107,7 +204,7 @@ fn events(
         line.clear();
         reducer.write_json(&mut line);
         line.push(b'\n');
-        out.write_all(&line).map_err(write_failure)?;
+        out.borrow_mut().write_all(&line).map_err(write_failure)?;
     }
     Ok(())
 }

@@ -1,9 +1,11 @@
-//! `agui-wire inspect`: a summary of a RunAgentInput.
+//! `agui-wire inspect`: a summary of a RunAgentInput or of an AgentCapabilities document.
 
-use agui_wire::{Content, InputContent, InputContentSource, Message, RunAgentInput, Str};
+use agui_wire::{
+    AgentCapabilities, Content, InputContent, InputContentSource, Message, RunAgentInput, Str,
+};
 use serde_json::{Map, Value, json};
 
-use crate::{Args, Failure, read_input};
+use crate::{Failure, InputArgs, Kind};
 
 /// One content part, as reported.
 struct PartInfo {
@@ -70,11 +72,50 @@ fn part_info(path: String, part: &InputContent<'_>) -> PartInfo {
     }
 }
 
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let args = Args::parse(args, &[], &["--json", "--lenient"])?;
-    let bytes = read_input(args.file()?)?;
+/// Summarise a RunAgentInput or an AgentCapabilities document
+///
+/// For a RunAgentInput: the thread and run ids, messages per role, tools, every content part
+/// (path, type, mime type, source, encoded and decoded size, detected format of inline media)
+/// and the size of each raw JSON field. For AgentCapabilities: the agent's identity, the groups
+/// present, its tools and subagents, and every capability it turns on. Without `--kind`, the
+/// top-level keys tell which document it is. With `--json`, errors are a JSON object too
+/// (`{"error": {"message", "exitCode", "what", "path", "offset"}}` on standard output).
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  agui-wire inspect samples/conversation.json
+  agui-wire inspect samples/capabilities.json
+  agui-wire inspect --json samples/conversation.json | jq .contentParts")]
+pub(crate) struct Inspect {
+    /// Print the summary (or the error) as one JSON object
+    #[arg(long)]
+    json: bool,
+    /// Which document FILE holds (default: told by its top-level keys)
+    #[arg(long, value_enum)]
+    kind: Option<Kind>,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+pub(crate) fn run(args: Inspect) -> Result<(), Failure> {
+    let result = inspect(&args);
+    if args.json
+        && let Err(failure) = &result
+    {
+        println!("{}", failure.to_json());
+    }
+    result
+}
+
+fn inspect(args: &Inspect) -> Result<(), Failure> {
+    let bytes = args.input.read()?;
     let arena = agui_wire::Bump::new();
-    let input = RunAgentInput::parse_with(&bytes, &arena, &args.options())?;
+    if Kind::of(args.kind, &bytes) == Kind::Capabilities {
+        let caps = AgentCapabilities::parse_with(&bytes, &arena, &args.input.options())?;
+        capabilities(&caps, bytes.len(), args.json);
+        return Ok(());
+    }
+    let input = RunAgentInput::parse_with(&bytes, &arena, &args.input.options())?;
 
     let mut per_role: Vec<(&'static str, usize)> = agui_wire::Role::ALL
         .iter()
@@ -142,7 +183,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
         }
     }
 
-    if args.has("--json") {
+    if args.json {
         let mut roles = Map::new();
         for (r, n) in &per_role {
             roles.insert((*r).to_string(), json!(n));
@@ -152,6 +193,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
             raw.insert(k.clone(), json!(n));
         }
         let out = json!({
+            "kind": "input",
             "threadId": text(&input.thread_id),
             "runId": text(&input.run_id),
             "parentRunId": input.parent_run_id.as_ref().map(text),
@@ -255,4 +297,113 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// The summary of an AgentCapabilities document.
+fn capabilities(caps: &AgentCapabilities<'_>, size: usize, as_json: bool) {
+    // Read through the serde model: every group and flag by its wire name.
+    let doc = serde_json::to_value(caps).unwrap_or(Value::Null);
+    let identity = &doc["identity"];
+    // In the protocol's order.
+    let groups: Vec<String> = [
+        ("identity", caps.identity.is_some()),
+        ("transport", caps.transport.is_some()),
+        ("tools", caps.tools.is_some()),
+        ("output", caps.output.is_some()),
+        ("state", caps.state.is_some()),
+        ("multiAgent", caps.multi_agent.is_some()),
+        ("reasoning", caps.reasoning.is_some()),
+        ("multimodal", caps.multimodal.is_some()),
+        ("execution", caps.execution.is_some()),
+        ("humanInTheLoop", caps.human_in_the_loop.is_some()),
+        ("custom", caps.custom.is_some()),
+    ]
+    .iter()
+    .filter(|(_, present)| *present)
+    .map(|(g, _)| g.to_string())
+    .collect();
+    let names = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|t| t["name"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let tools = names(&doc["tools"]["items"]);
+    let subagents = names(&doc["multiAgent"]["subagents"]);
+    let mut enabled = Vec::new();
+    let mut limits = Vec::new();
+    for (group, value) in doc.as_object().into_iter().flatten() {
+        if matches!(group.as_str(), "identity" | "custom") {
+            continue;
+        }
+        flags(group, value, &mut enabled, &mut limits);
+    }
+    let unknown: Vec<String> = caps.extra.fields().iter().map(|f| text(&f.key)).collect();
+    if as_json {
+        let out = json!({
+            "kind": "capabilities",
+            "bytes": size,
+            "name": identity["name"],
+            "version": identity["version"],
+            "provider": identity["provider"],
+            "groups": groups,
+            "tools": tools,
+            "subagents": subagents,
+            "enabled": enabled,
+            "limits": Value::Object(limits.into_iter().collect()),
+            "unknownFields": unknown,
+        });
+        println!("{out}");
+        return;
+    }
+    let or_none = |list: &[String]| {
+        if list.is_empty() {
+            "none".to_string()
+        } else {
+            list.join(", ")
+        }
+    };
+    println!("kind:       capabilities");
+    if let Some(name) = identity["name"].as_str() {
+        let mut line = format!("name:       {name}");
+        if let Some(v) = identity["version"].as_str() {
+            line.push_str(&format!(" {v}"));
+        }
+        if let Some(p) = identity["provider"].as_str() {
+            line.push_str(&format!(" ({p})"));
+        }
+        println!("{line}");
+    }
+    println!("size:       {size} bytes");
+    println!("groups:     {}", or_none(&groups));
+    println!("tools:      {}", or_none(&tools));
+    if !subagents.is_empty() {
+        println!("subagents:  {}", subagents.join(", "));
+    }
+    println!("enabled:    {}", or_none(&enabled));
+    for (k, v) in &limits {
+        println!("limit:      {k} = {v}");
+    }
+    if !unknown.is_empty() {
+        println!("unknown fields: {}", unknown.join(", "));
+    }
+}
+
+/// Collects the `true` flags (as `group.flag` paths) and the numeric limits under `value`.
+fn flags(path: &str, value: &Value, enabled: &mut Vec<String>, limits: &mut Vec<(String, Value)>) {
+    match value {
+        Value::Bool(true) => enabled.push(path.to_string()),
+        Value::Number(_) => limits.push((path.to_string(), value.clone())),
+        Value::Object(o) => {
+            for (k, v) in o {
+                if k != "metadata" {
+                    flags(&format!("{path}.{k}"), v, enabled, limits);
+                }
+            }
+        }
+        _ => {}
+    }
 }

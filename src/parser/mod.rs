@@ -217,11 +217,28 @@ impl<'a, 'o> Parser<'a, 'o> {
             Some(b) if kind_name(Some(b)) == "an invalid value" => {
                 self.cur.unexpected("a JSON value")
             }
-            b => self.cur.err(ErrorKind::WrongType {
-                field,
-                expected,
-                found: kind_name(b),
+            b => self.bad_scalar().unwrap_or_else(|| {
+                self.cur.err(ErrorKind::WrongType {
+                    field,
+                    expected,
+                    found: kind_name(b),
+                })
             }),
+        }
+    }
+
+    /// The grammar error of the number or literal at the cursor, if it is not valid JSON
+    /// (`nope`, `-x`): such bytes are reported as bad JSON, not as a value of the wrong type.
+    /// The check reads a copy of the cursor, so it moves nothing; a scalar cut by the end of a
+    /// growing buffer gives the end of input, as the one-shot parse sees once the rest arrives.
+    #[cold]
+    fn bad_scalar(&self) -> Option<RawError> {
+        let mut probe = Cursor::new(self.cur.bytes);
+        probe.pos = self.cur.pos;
+        match probe.peek()? {
+            b'-' | b'0'..=b'9' => probe.number().err(),
+            b't' | b'f' | b'n' => probe.literal().err(),
+            _ => None,
         }
     }
 

@@ -232,6 +232,17 @@ pub enum ReduceErrorKind {
         /// The limit.
         limit: usize,
     },
+    /// The state (or an activity message's content) would grow past
+    /// [`ReduceOptions::max_state_bytes`](super::ReduceOptions::max_state_bytes).
+    TooLarge {
+        /// The limit, in bytes ([`Json::approx_size`](super::Json::approx_size)).
+        limit: usize,
+    },
+    /// The event's bytes are not a valid event ([`Reducer::apply_json`](super::Reducer::apply_json)).
+    Invalid {
+        /// The parser's error, with its byte offset and JSON path.
+        error: crate::Error,
+    },
 }
 
 impl fmt::Display for ReduceErrorKind {
@@ -361,6 +372,11 @@ impl fmt::Display for ReduceErrorKind {
             K::TooDeep { limit } => {
                 write!(f, "a value nests deeper than the limit of {limit} levels")
             }
+            K::TooLarge { limit } => write!(
+                f,
+                "the state would grow past the limit of {limit} bytes (ReduceOptions::max_state_bytes)"
+            ),
+            K::Invalid { error } => write!(f, "not a valid event: {error}"),
         }
     }
 }

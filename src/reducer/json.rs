@@ -1,13 +1,16 @@
 //! [`Json`]: the small owned JSON tree the reducer keeps its messages and state in.
 //!
-//! Objects keep their keys in insertion order (as JavaScript objects do for non-numeric keys),
-//! numbers keep their text exactly as received, and strings are held unescaped. Building a tree
-//! from text is iterative; the other operations recurse, which is safe because every tree the
-//! reducer holds is at most [`ReduceOptions::max_depth`](super::ReduceOptions::max_depth) deep.
+//! Objects keep their keys in insertion order (as JavaScript objects do for non-numeric keys)
+//! and look them up through a hash index once they are big ([`JsonObject`]); numbers keep their
+//! text exactly as received, and strings are held unescaped. No operation recurses: building,
+//! copying, comparing, writing and dropping a tree walk it with a heap stack ([`super::walk`]),
+//! so a tree of any depth is safe.
 
-use std::collections::HashSet;
 use std::fmt;
 
+use super::object::JsonObject;
+use super::stats;
+use super::walk::{self, Builder, Piece};
 use crate::model::{RawJson, Str, escape_into};
 use crate::writer::{Sink, WriteJson};
 
@@ -23,7 +26,10 @@ use crate::writer::{Sink, WriteJson};
 /// // Equality compares numbers by value and objects regardless of key order.
 /// assert_eq!(v, Json::parse(r#"{"a":[true,null,"x\n"],"b":1.5}"#).unwrap());
 /// ```
-#[derive(Debug, Clone, Default)]
+///
+/// `Json` is `Send + Sync`. Cloning, comparing, writing and dropping use a heap stack, never
+/// recursion, whatever the depth.
+#[derive(Default)]
 pub enum Json {
     /// `null`
     #[default]
@@ -37,24 +43,12 @@ pub enum Json {
     /// An array.
     Array(Vec<Json>),
     /// An object: members in order, keys unique.
-    Object(Vec<(String, Json)>),
+    Object(JsonObject),
 }
 
 /// A value nested deeper than the reducer's limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TooDeep;
-
-enum Frame {
-    Arr(Vec<Json>),
-    Obj {
-        members: Vec<(String, Json)>,
-        key: Option<String>,
-        /// Keys seen, once the object is big enough for a linear search to hurt.
-        index: Option<HashSet<String>>,
-    },
-}
-
-const INDEX_FROM: usize = 32;
 
 /// Scans the string starting after the quote at `b[start - 1]`; returns its raw content end.
 fn string_end(b: &[u8], start: usize) -> usize {
@@ -105,10 +99,10 @@ impl Json {
     pub(crate) fn from_validated(b: &[u8], max_depth: usize) -> Result<Json, TooDeep> {
         let text = std::str::from_utf8(b).unwrap_or("");
         let b = text.as_bytes();
-        let mut stack: Vec<Frame> = Vec::new();
+        let mut out = Builder::default();
         let mut i = 0;
-        let mut result: Option<Json> = None;
-        while i < b.len() && result.is_none() {
+        while i < b.len() && !out.done() {
+            stats::tick(1);
             let c = b[i];
             let value = match c {
                 b' ' | b'\t' | b'\n' | b'\r' | b':' | b',' => {
@@ -116,39 +110,33 @@ impl Json {
                     continue;
                 }
                 b'{' | b'[' => {
-                    if stack.len() >= max_depth {
+                    if out.depth() >= max_depth {
                         return Err(TooDeep);
                     }
-                    stack.push(if c == b'{' {
-                        Frame::Obj {
-                            members: Vec::new(),
-                            key: None,
-                            index: None,
-                        }
+                    if c == b'{' {
+                        // Keys may repeat: the object dedups them (first place, last value,
+                        // as JSON.parse does) through its index.
+                        out.open_object(0, false);
                     } else {
-                        Frame::Arr(Vec::new())
-                    });
+                        out.open_array(0);
+                    }
                     i += 1;
                     continue;
                 }
                 b'}' | b']' => {
                     i += 1;
-                    match stack.pop() {
-                        Some(Frame::Arr(v)) => Json::Array(v),
-                        Some(Frame::Obj { members, .. }) => Json::Object(members),
-                        None => break,
+                    if !out.close() {
+                        break;
                     }
+                    continue;
                 }
                 b'"' => {
                     let end = string_end(b, i + 1);
                     let raw = text.get(i + 1..end).unwrap_or("");
                     i = end + 1;
                     let s = unescape(raw);
-                    if let Some(Frame::Obj {
-                        key: key @ None, ..
-                    }) = stack.last_mut()
-                    {
-                        *key = Some(s);
+                    if out.wants_key() {
+                        out.key(s);
                         continue;
                     }
                     Json::String(s)
@@ -178,40 +166,9 @@ impl Json {
                     Json::Number(text.get(start..i).unwrap_or("0").to_owned())
                 }
             };
-            match stack.last_mut() {
-                None => result = Some(value),
-                Some(Frame::Arr(v)) => v.push(value),
-                Some(Frame::Obj {
-                    members,
-                    key,
-                    index,
-                }) => {
-                    let k = key.take().unwrap_or_default();
-                    // A repeated key keeps its first place and takes the last value, as
-                    // JSON.parse does.
-                    let dup = match index {
-                        Some(set) => set.contains(&k),
-                        None => members.iter().any(|(m, _)| *m == k),
-                    };
-                    if dup {
-                        if let Some(slot) = members.iter_mut().find(|(m, _)| *m == k) {
-                            slot.1 = value;
-                        }
-                    } else {
-                        if let Some(set) = index {
-                            set.insert(k.clone());
-                        } else if members.len() >= INDEX_FROM {
-                            let mut set: HashSet<String> =
-                                members.iter().map(|(m, _)| m.clone()).collect();
-                            set.insert(k.clone());
-                            *index = Some(set);
-                        }
-                        members.push((k, value));
-                    }
-                }
-            }
+            out.value(value);
         }
-        Ok(result.unwrap_or_default())
+        Ok(out.finish().unwrap_or_default())
     }
 
     /// The member `key` of an object.
@@ -222,7 +179,7 @@ impl Json {
     /// ```
     pub fn get(&self, key: &str) -> Option<&Json> {
         match self {
-            Json::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            Json::Object(m) => m.get(key),
             _ => None,
         }
     }
@@ -237,7 +194,7 @@ impl Json {
     /// ```
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Json> {
         match self {
-            Json::Object(m) => m.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
+            Json::Object(m) => m.get_mut(key),
             _ => None,
         }
     }
@@ -254,9 +211,11 @@ impl Json {
     /// ```
     pub fn set(&mut self, key: &str, value: Json) {
         if let Json::Object(m) = self {
-            match m.iter_mut().find(|(k, _)| k == key) {
-                Some(slot) => slot.1 = value,
-                None => m.push((key.to_owned(), value)),
+            match m.get_mut(key) {
+                Some(slot) => *slot = value,
+                None => {
+                    m.insert(key.to_owned(), value);
+                }
             }
         }
     }
@@ -271,10 +230,7 @@ impl Json {
     /// ```
     pub fn remove(&mut self, key: &str) -> Option<Json> {
         match self {
-            Json::Object(m) => {
-                let at = m.iter().position(|(k, _)| k == key)?;
-                Some(m.remove(at).1)
-            }
+            Json::Object(m) => m.remove(key),
             _ => None,
         }
     }
@@ -338,13 +294,54 @@ impl Json {
     /// ```
     /// # use agui_wire::reducer::Json;
     /// let v = Json::parse(r#"{"a":1}"#).unwrap();
-    /// assert_eq!(v.as_object().unwrap()[0].0, "a");
+    /// assert_eq!(v.as_object().unwrap().keys().next(), Some("a"));
     /// ```
-    pub fn as_object(&self) -> Option<&Vec<(String, Json)>> {
+    pub fn as_object(&self) -> Option<&JsonObject> {
         match self {
             Json::Object(m) => Some(m),
             _ => None,
         }
+    }
+
+    /// The members of an object, to edit.
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Json;
+    /// let mut v = Json::object();
+    /// v.as_object_mut().unwrap().insert("k".into(), Json::Null);
+    /// assert_eq!(v.to_string(), r#"{"k":null}"#);
+    /// ```
+    pub fn as_object_mut(&mut self) -> Option<&mut JsonObject> {
+        match self {
+            Json::Object(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// An object of these members (a repeated key keeps its first place and the last value).
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Json;
+    /// let v = Json::from_members(vec![("id".into(), Json::from("m1"))]);
+    /// assert_eq!(v.to_string(), r#"{"id":"m1"}"#);
+    /// ```
+    pub fn from_members(members: Vec<(String, Json)>) -> Json {
+        Json::Object(JsonObject::from(members))
+    }
+
+    /// An estimate of the memory the value holds, in bytes: the size of a `Json` per value,
+    /// of a `String` per object key, plus the bytes of its strings, numbers and keys
+    /// (allocator overhead and spare capacity aside). The measure of
+    /// [`ReduceOptions::max_state_bytes`](super::ReduceOptions::max_state_bytes).
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Json;
+    /// let v = Json::parse(r#"{"ab":[1,"xyz"]}"#).unwrap();
+    /// let (value, key) = (std::mem::size_of::<Json>(), std::mem::size_of::<String>());
+    /// assert_eq!(v.approx_size(), 4 * value + key + 2 + 1 + 3);
+    /// ```
+    pub fn approx_size(&self) -> usize {
+        walk::approx_size(self)
     }
 
     /// An empty object.
@@ -354,7 +351,7 @@ impl Json {
     /// assert_eq!(Json::object().to_string(), "{}");
     /// ```
     pub fn object() -> Json {
-        Json::Object(Vec::new())
+        Json::Object(JsonObject::new())
     }
 
     /// Nesting depth: 0 for a scalar, 1 for `[]` or `[1]`, and so on.
@@ -364,14 +361,13 @@ impl Json {
     /// assert_eq!(Json::parse(r#"[{"a":[]}]"#).unwrap().depth(), 3);
     /// ```
     pub fn depth(&self) -> usize {
-        match self {
-            Json::Array(a) => 1 + a.iter().map(Json::depth).max().unwrap_or(0),
-            Json::Object(m) => 1 + m.iter().map(|(_, v)| v.depth()).max().unwrap_or(0),
-            _ => 0,
-        }
+        walk::depth(self)
     }
 
-    /// The value as a `serde_json::Value` (numbers beyond what it holds become `null`).
+    /// The value as a `serde_json::Value` (numbers beyond what it holds become `null`). Built
+    /// without recursion; note that serde_json drops (and serializes) a `Value` recursively, so
+    /// convert trees of a sensible depth (every tree the reducer holds is at most
+    /// [`ReduceOptions::max_depth`](super::ReduceOptions::max_depth) deep).
     ///
     /// ```
     /// # use agui_wire::reducer::Json;
@@ -379,22 +375,7 @@ impl Json {
     /// assert_eq!(v["a"][1], serde_json::json!(2.5));
     /// ```
     pub fn to_serde_value(&self) -> serde_json::Value {
-        use serde_json::Value as V;
-        match self {
-            Json::Null => V::Null,
-            Json::Bool(b) => V::Bool(*b),
-            Json::Number(n) => n
-                .parse::<serde_json::Number>()
-                .map(V::Number)
-                .unwrap_or(V::Null),
-            Json::String(s) => V::String(s.clone()),
-            Json::Array(a) => V::Array(a.iter().map(Json::to_serde_value).collect()),
-            Json::Object(m) => V::Object(
-                m.iter()
-                    .map(|(k, v)| (k.clone(), v.to_serde_value()))
-                    .collect(),
-            ),
-        }
+        walk::to_serde(self)
     }
 }
 
@@ -415,66 +396,46 @@ fn write_string<'d, S: Sink<'d>>(out: &mut S, s: &str) {
 /// ```
 impl WriteJson for Json {
     fn write_json<'d, S: Sink<'d>>(&'d self, out: &mut S) {
-        match self {
-            Json::Null => out.push(b"null"),
-            Json::Bool(true) => out.push(b"true"),
-            Json::Bool(false) => out.push(b"false"),
-            Json::Number(n) => out.push_borrowed(n.as_bytes()),
-            Json::String(s) => write_string(out, s),
-            Json::Array(a) => {
-                out.push(b"[");
-                for (i, v) in a.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b",");
-                    }
-                    v.write_json(out);
-                }
-                out.push(b"]");
-            }
-            Json::Object(m) => {
-                out.push(b"{");
-                for (i, (k, v)) in m.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b",");
-                    }
-                    write_string(out, k);
-                    out.push(b":");
-                    v.write_json(out);
-                }
-                out.push(b"}");
-            }
-        }
+        walk::write(self, |piece| match piece {
+            Piece::Raw(b) => out.push(b),
+            Piece::Borrowed(b) => out.push_borrowed(b),
+            Piece::Str(s) => write_string(out, s),
+        });
     }
-}
-
-/// Numbers compare by value, as JavaScript numbers do (`1 == 1.0`, `1e3 == 1000`).
-fn number_eq(a: &str, b: &str) -> bool {
-    a == b
-        || match (a.parse::<f64>(), b.parse::<f64>()) {
-            (Ok(x), Ok(y)) => x == y,
-            _ => false,
-        }
 }
 
 impl PartialEq for Json {
     /// Deep equality as JSON Patch's `test` defines it: numbers by value, objects by their set
     /// of members (in any order), arrays element by element.
     fn eq(&self, other: &Json) -> bool {
-        match (self, other) {
-            (Json::Null, Json::Null) => true,
-            (Json::Bool(a), Json::Bool(b)) => a == b,
-            (Json::Number(a), Json::Number(b)) => number_eq(a, b),
-            (Json::String(a), Json::String(b)) => a == b,
-            (Json::Array(a), Json::Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
-            }
-            (Json::Object(a), Json::Object(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .all(|(k, v)| b.iter().any(|(k2, v2)| k == k2 && v == v2))
-            }
-            _ => false,
+        walk::eq(self, other)
+    }
+}
+
+/// A deep copy (made without recursion).
+impl Clone for Json {
+    fn clone(&self) -> Json {
+        match self {
+            Json::Null => Json::Null,
+            Json::Bool(b) => Json::Bool(*b),
+            Json::Number(n) => Json::Number(n.clone()),
+            Json::String(s) => Json::String(s.clone()),
+            _ => walk::clone(self),
         }
+    }
+}
+
+/// Takes deep trees apart without recursion.
+impl Drop for Json {
+    fn drop(&mut self) {
+        walk::drop_children(self);
+    }
+}
+
+/// The value as compact JSON text.
+impl fmt::Debug for Json {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -535,6 +496,7 @@ mod tests {
         big.push_str("\"k5\":\"x\"}");
         let v = Json::parse(&big).unwrap();
         assert_eq!(v.as_object().unwrap().len(), 100);
+        assert_eq!(v.as_object().unwrap().keys().nth(5), Some("k5"));
         assert_eq!(v.get("k5").unwrap().as_str(), Some("x"));
     }
 

@@ -51,37 +51,79 @@
 //! - `metadata` of the events that build a message or a tool call is merged into it by the
 //!   protocol's rule: shallow, key by key, last write wins.
 //!
+//! Events arrive parsed ([`Reducer::apply`]) or as JSON text ([`Reducer::apply_json`], which
+//! reads them as the client's enforcement stage does: a JSON Patch operation, message or
+//! content part with an unknown `op`, `role` or `type` is dropped with a warning). The order
+//! checks alone, without messages or state, are [`EventOrder`].
+//!
+//! ## Bounds
+//! Every event costs time in proportion to its own size, plus, for `STATE_DELTA`, a copy of
+//! the state (the patch applies atomically, on a copy, as the client's does): objects are
+//! indexed by key, messages and tool calls by id, open streams live in hash sets. The state
+//! is bounded by [`ReduceOptions::max_state_bytes`], warnings by
+//! [`ReduceOptions::max_warnings`], nesting by [`ReduceOptions::max_depth`]; no operation
+//! recurses. One path stays proportional to the conversation: a `TOOL_CALL_RESULT` for a call
+//! made before later messages is inserted before them, moving them (as the client's `splice`
+//! does).
+//!
 //! ## Where it differs from the TypeScript client
 //! - Unknown fields of messages (in snapshots, `RUN_STARTED.input` and tool results) are kept;
 //!   the client's enforcement stage strips them. Set
-//!   [`ReduceOptions::keep_unknown_fields`] to `false` for the client's output.
+//!   [`ReduceOptions::keep_unknown_fields`] to `false` for the client's output. Kept or not,
+//!   they never change what known events do (a `toolCalls` field on a user message holds no
+//!   tool call for `TOOL_CALL_*` events).
 //! - `THINKING_*` events (removed in 1.0) are ignored like any unknown event; the client
 //!   translates them to `REASONING_*` events with random ids.
 //! - Legacy `binary` content parts are kept as they are; the client upgrades them to media parts.
 //! - JSON Patch follows RFC 6902 where `fast-json-patch` is looser: array indices with leading
 //!   zeros or empty, and `move`/`copy` to an index past the end, are errors here.
+//! - Object members keep their insertion order; JavaScript lists integer-like keys (`"0"`,
+//!   `"42"`) first, in numeric order, so the client's `JSON.stringify` may order such keys
+//!   differently (the values are the same).
 //! - The initial state is `{}` and the initial message list empty, as for a new `HttpAgent`;
 //!   [`Reducer::with_state`] and [`Reducer::with_messages`] change them.
 
 mod chunks;
+mod enforce;
 mod error;
 mod index;
 mod json;
+mod object;
 mod order;
 mod patch;
+mod stats;
 mod strip;
 mod verify;
+mod walk;
 
 pub use error::{Entity, ReduceError, ReduceErrorKind, ReduceWarning};
 pub use json::Json;
+pub use object::JsonObject;
 pub use order::EventOrder;
-pub use patch::{PatchError, apply_patch};
+pub use patch::{DEFAULT_MAX_BYTES, PatchError, apply_patch};
+
+use std::collections::{HashMap, HashSet};
 
 use verify::text;
 
+use crate::ParseOptions;
 use crate::events::*;
 use crate::model::{Message, RawJson, Role};
 use crate::writer::{Sink, WriteJson};
+
+/// Units of work (key comparisons, hash probes, tree nodes visited, messages scanned) the
+/// reducer has done on the calling thread. For tests that check a path grows linearly by
+/// comparing the counts at two input sizes; not a stable API.
+///
+/// ```
+/// let before = agui_wire::reducer::work_done();
+/// agui_wire::reducer::Json::parse("[1,2]").unwrap();
+/// assert!(agui_wire::reducer::work_done() > before);
+/// ```
+#[doc(hidden)]
+pub fn work_done() -> u64 {
+    stats::total()
+}
 
 /// Settings of a [`Reducer`].
 ///
@@ -96,9 +138,23 @@ pub struct ReduceOptions {
     /// (default `true`, agui-wire's rule everywhere). `false` drops them, as the TypeScript
     /// client's enforcement stage does.
     pub keep_unknown_fields: bool,
-    /// The deepest nesting of any message or of the state (default 512, at most 1024: the
-    /// reducer's JSON operations recurse this deep).
+    /// The deepest nesting of any message or of the state (default 512, at most 1024).
     pub max_depth: usize,
+    /// The largest state, and the largest content of an activity message, in bytes of memory
+    /// as [`Json::approx_size`] estimates them (default 256 MiB, [`DEFAULT_MAX_BYTES`]). The size is kept up to date operation by operation, and a
+    /// `STATE_SNAPSHOT`, `STATE_DELTA` or `ACTIVITY_DELTA` that would pass it is an error of
+    /// that event ([`ReduceErrorKind::TooLarge`]); a `copy` is measured before it is made, so
+    /// a small patch that doubles a value again and again fails without allocating.
+    pub max_state_bytes: usize,
+    /// How many warnings [`Reducer::warnings`] keeps (default 1000); later ones are only
+    /// counted ([`Reducer::warnings_dropped`]), so a stream that keeps sending ignored events
+    /// does not grow the reducer's memory.
+    pub max_warnings: usize,
+    /// For [`Reducer::apply_json`]: reject an event that holds a JSON Patch operation with an
+    /// unknown `op`, a message with an unknown `role` or a content part with an unknown `type`
+    /// (the parser's verdict), instead of dropping that item with a warning and applying the
+    /// rest, as the TypeScript client's enforcement stage does (default `false`).
+    pub strict_variants: bool,
 }
 
 impl Default for ReduceOptions {
@@ -106,11 +162,15 @@ impl Default for ReduceOptions {
         ReduceOptions {
             keep_unknown_fields: true,
             max_depth: 512,
+            max_state_bytes: DEFAULT_MAX_BYTES,
+            max_warnings: 1000,
+            strict_variants: false,
         }
     }
 }
 
-/// Folds events into `messages` and `state`. See the [module docs](self).
+/// Folds events into `messages` and `state`. See the [module docs](self). `Reducer` is
+/// `Send + Sync`.
 ///
 /// ```
 /// use agui_wire::{Event, Bump, reducer::Reducer};
@@ -137,6 +197,12 @@ pub struct Reducer {
     seen: usize,
     order: EventOrder,
     warnings: Vec<ReduceWarning>,
+    warnings_dropped: usize,
+    /// The state's [`Json::approx_size`], kept up to date.
+    state_bytes: usize,
+    /// Where the last `TOOL_CALL_RESULT` went: its assistant message, the place after it, and
+    /// the message count and index generation then (valid while the list is unchanged).
+    last_result: Option<(usize, usize, usize, u64)>,
     failed: Option<ReduceError>,
     index: index::Index,
 }
@@ -195,6 +261,9 @@ impl Reducer {
             seen: 0,
             order: EventOrder::new(),
             warnings: Vec::new(),
+            warnings_dropped: 0,
+            state_bytes: Json::object().approx_size(),
+            last_result: None,
             failed: None,
             index: index::Index::default(),
         }
@@ -208,6 +277,7 @@ impl Reducer {
     /// assert_eq!(r.state(), &Json::Null);
     /// ```
     pub fn with_state(mut self, state: Json) -> Reducer {
+        self.state_bytes = state.approx_size();
         self.state = state;
         self
     }
@@ -253,6 +323,17 @@ impl Reducer {
     /// ```
     pub fn warnings(&self) -> &[ReduceWarning] {
         &self.warnings
+    }
+
+    /// How many warnings were counted but not kept, past
+    /// [`ReduceOptions::max_warnings`].
+    ///
+    /// ```
+    /// # use agui_wire::reducer::Reducer;
+    /// assert_eq!(Reducer::new().warnings_dropped(), 0);
+    /// ```
+    pub fn warnings_dropped(&self) -> usize {
+        self.warnings_dropped
     }
 
     /// How many events [`Reducer::apply`] has been given.
@@ -312,6 +393,57 @@ impl Reducer {
         Ok(())
     }
 
+    /// Parses one event from its JSON text (an SSE frame's data) and applies it, reading it
+    /// the way the TypeScript client does: a JSON Patch operation with an unknown `op` (in
+    /// `STATE_DELTA` or `ACTIVITY_DELTA`), a message with an unknown `role` (in
+    /// `MESSAGES_SNAPSHOT` or `RUN_STARTED.input`) or a content part with an unknown `type`
+    /// is dropped, with a warning naming the event and the item, and the rest of the event
+    /// applies. With [`ReduceOptions::strict_variants`] such an event is an error, as is any
+    /// event the parser rejects ([`ReduceErrorKind::Invalid`]).
+    ///
+    /// ```
+    /// use agui_wire::{ParseOptions, reducer::Reducer};
+    /// let mut r = Reducer::new();
+    /// let opts = ParseOptions::default();
+    /// r.apply_json(br#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#, &opts).unwrap();
+    /// r.apply_json(br#"{"type":"STATE_DELTA","delta":[{"op":"merge","path":"/a","value":1},
+    ///                 {"op":"add","path":"/b","value":2}]}"#, &opts).unwrap();
+    /// assert_eq!(r.state().to_string(), r#"{"b":2}"#);
+    /// assert_eq!(r.warnings()[0].to_string(),
+    ///     "event 1: STATE_DELTA: dropped delta[0] (unknown op \"merge\"), as the TypeScript client does");
+    /// assert!(r.apply_json(b"not json", &opts).is_err());
+    /// ```
+    pub fn apply_json(&mut self, frame: &[u8], options: &ParseOptions) -> Result<(), ReduceError> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone());
+        }
+        let arena = bumpalo::Bump::new();
+        let parsed = if self.opts.strict_variants {
+            Event::parse_with(frame, &arena, options).map(|ev| (ev, Vec::new()))
+        } else {
+            enforce::parse(frame, &arena, options)
+        };
+        match parsed {
+            Ok((event, dropped)) => {
+                let name = event.type_name().into_owned();
+                for d in dropped {
+                    let message = format!(
+                        "{name}: dropped {} ({}), as the TypeScript client does",
+                        d.path, d.why
+                    );
+                    self.warn(self.seen, message);
+                }
+                self.apply(&event)
+            }
+            Err(error) => {
+                let err = ReduceError::new(self.seen, ReduceErrorKind::Invalid { error });
+                self.seen += 1;
+                self.failed = Some(err.clone());
+                Err(err)
+            }
+        }
+    }
+
     /// `{"messages":[...],"state":...}` as a compact JSON string (the bytes of
     /// [`WriteJson::to_json_vec`]).
     ///
@@ -335,7 +467,24 @@ impl Reducer {
     }
 
     fn warn(&mut self, index: usize, message: String) {
-        self.warnings.push(ReduceWarning { index, message });
+        if self.warnings.len() < self.opts.max_warnings {
+            self.warnings.push(ReduceWarning { index, message });
+        } else {
+            self.warnings_dropped += 1;
+        }
+    }
+
+    fn patch_limits(&self, max_depth: usize) -> patch::Limits {
+        patch::Limits {
+            max_depth,
+            max_bytes: self.opts.max_state_bytes,
+        }
+    }
+
+    fn too_large(&self) -> ReduceErrorKind {
+        ReduceErrorKind::TooLarge {
+            limit: self.opts.max_state_bytes,
+        }
     }
 
     fn tree(&self, raw: &RawJson<'_>) -> Result<Json, ReduceErrorKind> {
@@ -386,9 +535,9 @@ impl Reducer {
     fn merge_metadata(target: &mut Json, incoming: Option<Json>) {
         match (target.get_mut("metadata"), incoming) {
             (_, None) => {}
-            (Some(existing @ Json::Object(_)), Some(Json::Object(members))) => {
-                for (k, v) in members {
-                    existing.set(&k, v);
+            (Some(Json::Object(existing)), Some(Json::Object(ref mut members))) => {
+                for (k, v) in members.take_members() {
+                    existing.insert(k, v);
                 }
             }
             (_, Some(new)) => target.set("metadata", new),
@@ -400,24 +549,10 @@ impl Reducer {
         self.index.tool_call(&self.messages, id)
     }
 
-    /// The first *assistant* message holding tool call `id`.
+    /// The first assistant message holding tool call `id` (only assistant messages hold tool
+    /// calls, see the index).
     fn find_assistant_call(&mut self, id: &str) -> Option<(usize, usize)> {
-        let is_assistant = |m: &Json| m.get("role").and_then(Json::as_str) == Some("assistant");
-        match self.find_tool_call(id) {
-            Some(at) if self.messages.get(at.0).is_some_and(is_assistant) => Some(at),
-            None => None,
-            // Rare: the first holder is not an assistant message; scan the assistant ones.
-            Some(_) => self.messages.iter().enumerate().find_map(|(mi, m)| {
-                if !is_assistant(m) {
-                    return None;
-                }
-                let calls = m.get("toolCalls")?.as_array()?;
-                let ci = calls
-                    .iter()
-                    .position(|c| c.get("id").and_then(Json::as_str) == Some(id))?;
-                Some((mi, ci))
-            }),
-        }
+        self.find_tool_call(id)
     }
 
     fn tool_call_mut(&mut self, (mi, ci): (usize, usize)) -> Option<&mut Json> {
@@ -504,7 +639,7 @@ impl Reducer {
                 if !self.opts.keep_unknown_fields {
                     strip::content(&mut content);
                 }
-                let mut msg = Json::Object(vec![
+                let mut msg = Json::from_members(vec![
                     ("id".into(), Json::String(text(&e.message_id))),
                     ("toolCallId".into(), Json::String(call_id.clone())),
                     ("role".into(), Json::from("tool")),
@@ -518,25 +653,60 @@ impl Reducer {
                     None => {
                         self.push(msg);
                     }
-                    Some((at, _)) => {
-                        let mut at = at + 1;
+                    Some((assistant, _)) => {
+                        // After the assistant message and the tool messages right after it;
+                        // a run of results for one message resumes where the last one went.
+                        let mut at = match self.last_result {
+                            Some((a, next, len, generation))
+                                if a == assistant
+                                    && len == self.messages.len()
+                                    && generation == self.index.generation() =>
+                            {
+                                next
+                            }
+                            _ => assistant + 1,
+                        };
                         while self
                             .messages
                             .get(at)
                             .is_some_and(|m| m.get("role").and_then(Json::as_str) == Some("tool"))
                         {
+                            stats::tick(1);
                             at += 1;
                         }
-                        self.messages.insert(at, msg);
-                        self.index.invalidate();
+                        if at == self.messages.len() {
+                            self.push(msg);
+                        } else {
+                            self.messages.insert(at, msg);
+                            self.index.inserted(&self.messages, at);
+                        }
+                        self.last_result = Some((
+                            assistant,
+                            at + 1,
+                            self.messages.len(),
+                            self.index.generation(),
+                        ));
                     }
                 }
             }
-            Event::StateSnapshot(e) => self.state = self.tree(&e.snapshot)?,
+            Event::StateSnapshot(e) => {
+                let state = self.tree(&e.snapshot)?;
+                let bytes = state.approx_size();
+                if bytes > self.opts.max_state_bytes {
+                    return Err(self.too_large());
+                }
+                self.state = state;
+                self.state_bytes = bytes;
+            }
             Event::StateDelta(e) => {
                 let patch = self.patch_tree(&e.delta)?;
-                match apply_patch(&self.state, &patch, depth) {
-                    Ok(state) => self.state = state,
+                let limits = self.patch_limits(depth);
+                match patch::apply(&self.state, patch, self.state_bytes, &limits) {
+                    Ok((state, bytes)) => {
+                        self.state = state;
+                        self.state_bytes = bytes;
+                    }
+                    Err(err) if err.reason == patch::TOO_LARGE => return Err(self.too_large()),
                     Err(err) => self.warn(index, format!("STATE_DELTA not applied: {err}")),
                 }
             }
@@ -555,12 +725,15 @@ impl Reducer {
                     return Ok(());
                 }
                 let patch = self.patch_tree(&e.patch)?;
+                let limits = self.patch_limits(depth.saturating_sub(2));
+                let empty = Json::object();
+                let base = self.messages[at].get("content").unwrap_or(&empty);
+                let result = patch::apply(base, patch, base.approx_size(), &limits);
+                if matches!(&result, Err(err) if err.reason == patch::TOO_LARGE) {
+                    return Err(self.too_large());
+                }
                 Self::merge_metadata(&mut self.messages[at], meta);
-                let base = self.messages[at]
-                    .get("content")
-                    .cloned()
-                    .unwrap_or_else(Json::object);
-                match apply_patch(&base, &patch, depth.saturating_sub(2)) {
+                match result.map(|(content, _)| content) {
                     Ok(content) => {
                         let msg = &mut self.messages[at];
                         msg.set("content", content);
@@ -633,7 +806,7 @@ impl Reducer {
                 at
             }
             None => {
-                let mut m = Json::Object(vec![
+                let mut m = Json::from_members(vec![
                     ("id".into(), Json::from(id)),
                     ("role".into(), Json::from(role.as_str())),
                     ("content".into(), Json::from("")),
@@ -730,12 +903,12 @@ impl Reducer {
         if msg.get("toolCalls").is_none_or(|c| matches!(c, Json::Null)) {
             msg.set("toolCalls", Json::Array(Vec::new()));
         }
-        let mut call = Json::Object(vec![
+        let mut call = Json::from_members(vec![
             ("id".into(), Json::String(id.clone())),
             ("type".into(), Json::from("function")),
             (
                 "function".into(),
-                Json::Object(vec![
+                Json::from_members(vec![
                     ("name".into(), Json::String(name)),
                     ("arguments".into(), Json::from("")),
                 ]),
@@ -750,7 +923,7 @@ impl Reducer {
     }
 
     fn push_assistant(&mut self, id: String) -> usize {
-        self.push(Json::Object(vec![
+        self.push(Json::from_members(vec![
             ("id".into(), Json::String(id)),
             ("role".into(), Json::from("assistant")),
             ("toolCalls".into(), Json::Array(Vec::new())),
@@ -763,13 +936,17 @@ impl Reducer {
             .iter()
             .map(|m| self.message_tree(m))
             .collect::<Result<_, _>>()?;
-        let id_of = |m: &Json| m.get("id").and_then(Json::as_str).map(str::to_owned);
-        let role_of = |m: &Json| m.get("role").and_then(Json::as_str).map(str::to_owned);
+        fn id_of(m: &Json) -> Option<&str> {
+            m.get("id").and_then(Json::as_str)
+        }
+        fn role_of(m: &Json) -> Option<&str> {
+            m.get("role").and_then(Json::as_str)
+        }
         // Which activity types the snapshot speaks for.
         enum Owned {
             Undeclared,
             All,
-            Types(Vec<String>),
+            Types(HashSet<String>),
         }
         let owned = match e.base.metadata.as_ref().map(|m| self.tree(m)).transpose()? {
             Some(meta) => match meta.get("@ag-ui/client") {
@@ -782,23 +959,19 @@ impl Reducer {
                             .filter_map(|t| t.as_str().map(str::to_owned))
                             .collect(),
                     ),
-                    Some(_) => Owned::Types(Vec::new()),
+                    Some(_) => Owned::Types(HashSet::new()),
                 },
-                Some(_) => Owned::Types(Vec::new()),
+                Some(_) => Owned::Types(HashSet::new()),
             },
             None => Owned::Undeclared,
         };
-        let has_activity = incoming
-            .iter()
-            .any(|m| role_of(m).as_deref() == Some("activity"));
-        let has_reasoning = incoming
-            .iter()
-            .any(|m| role_of(m).as_deref() == Some("reasoning"));
-        let preserved = |m: &Json| match role_of(m).as_deref() {
+        let has_activity = incoming.iter().any(|m| role_of(m) == Some("activity"));
+        let has_reasoning = incoming.iter().any(|m| role_of(m) == Some("reasoning"));
+        let preserved = |m: &Json| match role_of(m) {
             Some("activity") => match &owned {
                 Owned::Types(types) => {
                     let t = m.get("activityType").and_then(Json::as_str).unwrap_or("");
-                    !types.iter().any(|x| x == t)
+                    !types.contains(t)
                 }
                 Owned::All => false,
                 Owned::Undeclared => !has_activity,
@@ -807,23 +980,46 @@ impl Reducer {
             _ => false,
         };
         // The snapshot's message for an id: the last one with that id.
-        let snapshot_for = |id: &Option<String>| -> Option<&Json> {
-            id.as_ref()?;
-            incoming.iter().rev().find(|m| id_of(m) == *id)
-        };
+        let mut last: HashMap<&str, usize> = HashMap::with_capacity(incoming.len());
+        for (i, m) in incoming.iter().enumerate() {
+            stats::tick(1);
+            if let Some(id) = id_of(m) {
+                last.insert(id, i);
+            }
+        }
         let old = std::mem::take(&mut self.messages);
         let mut kept = Vec::with_capacity(incoming.len());
+        // The ids of the messages kept (replaced ones by their snapshot id, preserved ones
+        // by their own), and whether one has no id.
+        let mut replaced: HashSet<&str> = HashSet::new();
+        let mut preserved_ids: HashSet<String> = HashSet::new();
+        let mut kept_without_id = false;
         for m in old {
-            let id = id_of(&m);
-            match snapshot_for(&id) {
-                Some(new) => kept.push(new.clone()),
-                None if preserved(&m) => kept.push(m),
+            stats::tick(1);
+            match id_of(&m).and_then(|id| last.get_key_value(id)) {
+                Some((&id, &i)) => {
+                    replaced.insert(id);
+                    kept.push(incoming[i].clone());
+                }
+                None if preserved(&m) => {
+                    match id_of(&m) {
+                        Some(id) => {
+                            preserved_ids.insert(id.to_owned());
+                        }
+                        None => kept_without_id = true,
+                    }
+                    kept.push(m);
+                }
                 None => {}
             }
         }
-        let existing: std::collections::HashSet<Option<String>> = kept.iter().map(id_of).collect();
         for m in &incoming {
-            if !existing.contains(&id_of(m)) {
+            stats::tick(1);
+            let known = match id_of(m) {
+                Some(id) => replaced.contains(id) || preserved_ids.contains(id),
+                None => kept_without_id,
+            };
+            if !known {
                 kept.push(m.clone());
             }
         }
@@ -841,7 +1037,7 @@ impl Reducer {
         let id = text(&e.message_id);
         let replace = e.replace.unwrap_or(true);
         let content = self.tree(&e.content)?;
-        let mut fresh = Json::Object(vec![
+        let mut fresh = Json::from_members(vec![
             ("id".into(), Json::String(id.clone())),
             ("role".into(), Json::from("activity")),
             ("activityType".into(), Json::String(text(&e.activity_type))),

@@ -26,9 +26,9 @@ use crate::events::Event;
 /// for the subagent ownership rules, the owner of each message, tool call, reasoning message
 /// and activity id started or replayed in the current run, and the ids of finished subagents:
 /// about 80 bytes plus the id's length per entry, all of it dropped when a new run starts after
-/// the previous one ended. An idle `EventOrder` is about 500 bytes (`size_of`) and allocates
-/// nothing. Every check is a few hash lookups: the time per event does not grow with how many
-/// things are open.
+/// the previous one ended. An idle `EventOrder` is under 1 KiB (`size_of`: 864 bytes on
+/// x86-64) and allocates nothing. Every check is a few hash lookups: the time per event does
+/// not grow with how many things are open.
 ///
 /// `EventOrder` is `Send + Sync` (plain owned data), so one can live in each stream's state of
 /// a multi-threaded gateway.
@@ -59,7 +59,7 @@ pub struct EventOrder {
     seen: usize,
     lanes: Lanes,
     verifier: Verifier,
-    failed: Option<ReduceError>,
+    failed: Option<Box<ReduceError>>,
 }
 
 impl EventOrder {
@@ -105,7 +105,7 @@ impl EventOrder {
         event: &'e Event<'a>,
     ) -> Result<Option<Steps<'e, 'a>>, ReduceError> {
         if let Some(err) = &self.failed {
-            return Err(err.clone());
+            return Err((**err).clone());
         }
         let index = self.seen;
         self.seen += 1;
@@ -127,7 +127,7 @@ impl EventOrder {
 
     fn fail(&mut self, index: usize, kind: super::ReduceErrorKind) -> ReduceError {
         let err = ReduceError::new(index, kind);
-        self.failed = Some(err.clone());
+        self.failed = Some(Box::new(err.clone()));
         err
     }
 }
@@ -158,6 +158,13 @@ impl<'e, 'a> Steps<'e, 'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_when_idle() {
+        let size = std::mem::size_of::<EventOrder>();
+        eprintln!("EventOrder: {size} bytes");
+        assert!(size <= 1024, "{size}");
+    }
 
     #[test]
     fn send_sync() {

@@ -53,9 +53,16 @@ fn tokens(pointer: &str) -> Option<Vec<String>> {
         return Some(Vec::new());
     }
     let rest = pointer.strip_prefix('/')?;
+    super::stats::tick(1);
     Some(
         rest.split('/')
-            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .map(|t| {
+                if t.contains('~') {
+                    t.replace("~1", "/").replace("~0", "~")
+                } else {
+                    t.to_owned()
+                }
+            })
             .collect(),
     )
 }
@@ -142,8 +149,14 @@ fn remove(doc: &mut Json, path: &[String]) -> Result<Json, &'static str> {
     }
 }
 
+/// The default of [`apply_patch`]'s size limit, and of
+/// [`ReduceOptions::max_state_bytes`](super::ReduceOptions::max_state_bytes): 256 MiB.
+pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
+
 /// Applies `patch` (a JSON array of operations) to a copy of `doc` and returns the result.
-/// `max_depth` bounds the nesting of the result.
+/// `max_depth` bounds the nesting of the result, and its size (as [`Json::approx_size`]) may
+/// not pass 256 MiB ([`DEFAULT_MAX_BYTES`]): a `copy` that would cross it fails before anything
+/// is copied.
 ///
 /// ```
 /// use agui_wire::reducer::{Json, apply_patch};
@@ -155,41 +168,109 @@ fn remove(doc: &mut Json, path: &[String]) -> Result<Json, &'static str> {
 /// assert_eq!(out.to_string(), r#"{"cart":[{"sku":"A1"}],"total":12.5,"last":{"sku":"A1"}}"#);
 /// ```
 pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, PatchError> {
-    let mut out = doc.clone();
-    let ops = match patch {
-        Json::Array(ops) => ops.as_slice(),
-        _ => {
-            return Err(PatchError {
-                index: 0,
-                operation: String::new(),
-                reason: "the patch is not an array",
-            });
-        }
+    let limits = Limits {
+        max_depth,
+        max_bytes: DEFAULT_MAX_BYTES,
     };
-    for (i, op) in ops.iter().enumerate() {
-        let name = op.get("op").and_then(Json::as_str).unwrap_or("");
-        let path_text = op.get("path").and_then(Json::as_str).unwrap_or("");
+    apply(doc, patch.clone(), doc.approx_size(), &limits).map(|(out, _)| out)
+}
+
+/// The bounds of [`apply`].
+pub(crate) struct Limits {
+    pub(crate) max_depth: usize,
+    /// The largest result, as [`Json::approx_size`].
+    pub(crate) max_bytes: usize,
+}
+
+/// Why the result would be too big.
+pub(crate) const TOO_LARGE: &str = "the result would be larger than the size limit";
+
+/// What a member (with its key) or element adds to the size of its container.
+fn member_size(v: &Json, key: Option<&str>) -> usize {
+    v.approx_size() + key.map_or(0, super::walk::key_size)
+}
+
+/// The size the document loses when the value at `path` goes (0 if it does not exist).
+fn removed_size(doc: &Json, path: &[String]) -> usize {
+    let Some((last, parent)) = path.split_last() else {
+        return doc.approx_size();
+    };
+    match get(doc, path) {
+        Some(v) => {
+            let key = matches!(get(doc, parent), Some(Json::Object(_))).then_some(last.as_str());
+            member_size(v, key)
+        }
+        None => 0,
+    }
+}
+
+/// What `add`ing `v` at `path` adds to the size, and what it takes off (a replaced value).
+fn added_size(doc: &Json, path: &[String], v: &Json) -> (usize, usize) {
+    let Some((last, parent)) = path.split_last() else {
+        return (v.approx_size(), doc.approx_size());
+    };
+    match get(doc, parent) {
+        Some(Json::Object(o)) => match o.get(last) {
+            Some(old) => (v.approx_size(), old.approx_size()),
+            None => (member_size(v, Some(last)), 0),
+        },
+        Some(Json::Array(_)) => (member_size(v, None), 0),
+        _ => (0, 0),
+    }
+}
+
+/// Applies `patch` to a copy of `doc` (whose [`Json::approx_size`] is `size`), giving the
+/// result and its size, kept up to date operation by operation. The operations' values are moved out
+/// of `patch`, not copied; a `copy` is measured before it is made.
+pub(crate) fn apply(
+    doc: &Json,
+    mut patch: Json,
+    mut size: usize,
+    limits: &Limits,
+) -> Result<(Json, usize), PatchError> {
+    let max_depth = limits.max_depth;
+    let Json::Array(ops) = &mut patch else {
+        return Err(PatchError {
+            index: 0,
+            operation: String::new(),
+            reason: "the patch is not an array",
+        });
+    };
+    let mut out = doc.clone();
+    // What `copy` operations have copied so far: bounded by the size limit too, so that a
+    // patch copying a big value in and out again cannot make work without end.
+    let mut copied = 0usize;
+    // The first `move` to a deeper path, if any: the result's depth is checked at the end.
+    let mut deepened: Option<usize> = None;
+    for (i, op) in ops.iter_mut().enumerate() {
+        super::stats::tick(1);
+        let name = op.get("op").and_then(Json::as_str).unwrap_or("").to_owned();
+        let path_text = op
+            .get("path")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_owned();
         let err = |reason| PatchError {
             index: i,
             operation: format!("{name} {path_text}"),
             reason,
         };
-        let path = op
-            .get("path")
-            .and_then(Json::as_str)
-            .and_then(tokens)
+        if !matches!(
+            name.as_str(),
+            "add" | "remove" | "replace" | "move" | "copy" | "test"
+        ) {
+            return Err(err("unknown `op`"));
+        }
+        let path = tokens(&path_text)
+            .filter(|_| op.get("path").and_then(Json::as_str).is_some())
             .ok_or_else(|| err("`path` is not a JSON Pointer"))?;
+        let from = op.get("from").and_then(Json::as_str).and_then(tokens);
         let from = || {
-            op.get("from")
-                .and_then(Json::as_str)
-                .and_then(tokens)
+            from.clone()
                 .ok_or_else(|| err("`from` is not a JSON Pointer"))
         };
-        let value = || {
-            op.get("value")
-                .cloned()
-                .ok_or_else(|| err("`value` is missing"))
-        };
+        let value = op.remove("value");
+        let value = || value.ok_or_else(|| err("`value` is missing"));
         let check_depth = |v: &Json| {
             if path.len() + v.depth() > max_depth {
                 Err(err("the result would nest deeper than the limit"))
@@ -197,20 +278,34 @@ pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, P
                 Ok(())
             }
         };
-        match name {
+        let grow = |size: usize, (add, sub): (usize, usize)| {
+            let next = size.saturating_add(add).saturating_sub(sub);
+            if next > limits.max_bytes {
+                Err(err(TOO_LARGE))
+            } else {
+                Ok(next)
+            }
+        };
+        match name.as_str() {
             "add" => {
                 let v = value()?;
                 check_depth(&v)?;
+                let next = grow(size, added_size(&out, &path, &v))?;
                 add(&mut out, &path, v).map_err(err)?;
+                size = next;
             }
             "remove" => {
+                let gone = removed_size(&out, &path);
                 remove(&mut out, &path).map_err(err)?;
+                size = size.saturating_sub(gone);
             }
             "replace" => {
                 let v = value()?;
                 check_depth(&v)?;
                 let slot = get_mut(&mut out, &path).ok_or_else(|| err(NO_PATH))?;
+                let next = grow(size, (v.approx_size(), slot.approx_size()))?;
                 *slot = v;
+                size = next;
             }
             "move" => {
                 let from = from()?;
@@ -221,30 +316,68 @@ pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, P
                 if path.len() > from.len() && path.starts_with(&from) {
                     return Err(err("a value cannot be moved into one of its children"));
                 }
-                let v = get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
-                check_depth(v)?;
+                get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
+                // The moved value is not walked (a patch may move a big value back and forth):
+                // its size goes with it, only the keys and a replaced value count, and the
+                // depth is checked once, on the result, if a move went deeper.
+                if path.len() > from.len() && deepened.is_none() {
+                    deepened = Some(i);
+                }
+                let key_at = |doc: &Json, p: &[String]| match p.split_last() {
+                    Some((last, parent)) if matches!(get(doc, parent), Some(Json::Object(_))) => {
+                        super::walk::key_size(last)
+                    }
+                    _ => 0,
+                };
+                let old_key = key_at(&out, &from);
                 let v = remove(&mut out, &from).map_err(err)?;
+                let replaced = match path.split_last() {
+                    None => out.approx_size(),
+                    Some((last, parent)) => match get(&out, parent) {
+                        Some(Json::Object(o)) => o
+                            .get(last)
+                            .map_or(0, |old| old.approx_size() + super::walk::key_size(last)),
+                        _ => 0,
+                    },
+                };
+                let new_key = key_at(&out, &path);
+                let next = grow(size, (new_key, old_key.saturating_add(replaced)))?;
                 add(&mut out, &path, v).map_err(err)?;
+                size = next;
             }
             "copy" => {
                 let from = from()?;
-                let v = get(&out, &from)
-                    .ok_or_else(|| err("`from` does not exist"))?
-                    .clone();
-                check_depth(&v)?;
+                let src = get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
+                check_depth(src)?;
+                // Measured before it is made: a copy past the limit allocates nothing.
+                let next = grow(size, added_size(&out, &path, src))?;
+                copied = copied.saturating_add(src.approx_size());
+                if copied > limits.max_bytes {
+                    return Err(err(TOO_LARGE));
+                }
+                let v = src.clone();
                 add(&mut out, &path, v).map_err(err)?;
+                size = next;
             }
-            "test" => {
+            _ => {
                 let v = value()?;
                 let cur = get(&out, &path).ok_or_else(|| err(NO_PATH))?;
                 if *cur != v {
                     return Err(err("the test failed: the value differs"));
                 }
             }
-            _ => return Err(err("unknown `op`")),
         }
     }
-    Ok(out)
+    if let Some(i) = deepened
+        && out.depth() > max_depth
+    {
+        return Err(PatchError {
+            index: i,
+            operation: "move".to_owned(),
+            reason: "the result would nest deeper than the limit",
+        });
+    }
+    Ok((out, size))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::model::*;
 
 fn retain(v: &mut Json, names: &[&str]) {
     if let Json::Object(members) = v {
-        members.retain(|(k, _)| names.contains(&k.as_str()));
+        members.retain(|k, _| names.contains(&k));
     }
 }
 

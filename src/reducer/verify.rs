@@ -27,6 +27,7 @@ pub(crate) struct OrderedSet {
 
 impl OrderedSet {
     pub(crate) fn contains(&self, s: &str) -> bool {
+        super::stats::tick(1);
         self.members.contains_key(s)
     }
     pub(crate) fn insert(&mut self, s: String) {

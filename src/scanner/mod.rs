@@ -93,11 +93,15 @@ impl<'a> Cursor<'a> {
     }
 
     fn skip_ws_slow(&mut self) {
+        let resumed = self.resume.is_some() && self.ws_resume();
         let start = self.pos;
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.pos += 1;
         }
         self.ws += self.pos - start;
+        if (resumed || self.pos == self.bytes.len()) && self.resume.is_some() {
+            self.ws_suspend(start);
+        }
     }
 
     /// Consumes `b` (after whitespace) or fails naming `expected`.
@@ -320,6 +324,9 @@ impl<'a> Cursor<'a> {
 
     /// Scans a number at the current position.
     pub(crate) fn number(&mut self) -> RawResult<()> {
+        if self.resume.is_some() {
+            return self.number_resumable();
+        }
         let start = self.pos;
         let b = self.bytes;
         let mut i = start;

@@ -1,14 +1,21 @@
 //! What the scanner remembers between two passes over a growing buffer.
 //!
 //! The streaming parser ([`crate::stream`]) parses the bytes received so far, stops with
-//! `UnexpectedEof` where they end, and tries again when more have come. Two tokens can be
+//! `UnexpectedEof` where they end, and tries again when more have come. Four things can be
 //! arbitrarily long, so a retry must not rescan them from their start:
 //!
 //! - a string: [`StrSlot`] holds how far the scan of the string at one offset got, and its
 //!   flags; a retry that reaches the same opening quote continues from there;
 //! - a raw JSON value (`state`, `metadata`, unknown fields): [`SkipSlot`] holds the validator's
 //!   whole state (position, open containers, the step it was at), taken at the point where the
-//!   bytes ran out; a retry that reaches the same value start continues from there.
+//!   bytes ran out; a retry that reaches the same value start continues from there;
+//! - a run of whitespace (anywhere: between top-level fields, inside a message, a list or a
+//!   raw value): [`WsSlot`] holds the stretch known to be whitespace; a retry that reaches any
+//!   byte of it jumps to its end;
+//! - a number: [`NumSlot`] holds how far its scan got and the part of the grammar it was in
+//!   (integer, fraction, exponent, ...); a retry that reaches the same first byte continues.
+//!
+//! Literals (`true`, `false`, `null`) are at most five bytes and are simply read again.
 //!
 //! A slot is a fact about the bytes, which never change once received: "the string whose quote
 //! is at `q` has been scanned, validly, up to `at`". It stays true for the rest of the parse,
@@ -20,7 +27,8 @@
 //! then reports `UnexpectedEof` instead of a verdict, so that every other error found on a
 //! prefix is the error the whole document gives.
 
-use super::BitStack;
+use super::{BitStack, Cursor};
+use crate::error::{ErrorKind, RawError, RawResult};
 use crate::model::JsonKind;
 
 /// Strings and raw values shorter than this are cheap to rescan and are not remembered once
@@ -47,6 +55,58 @@ impl StrSlot {
         escaped: false,
         non_ascii: false,
         done: false,
+    };
+}
+
+/// A run of whitespace that ran into the end of the buffer: the bytes `from..to` are
+/// whitespace, so a later pass that reaches any of them jumps to `to`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WsSlot {
+    pub(crate) from: usize,
+    pub(crate) to: usize,
+}
+
+impl WsSlot {
+    pub(crate) const EMPTY: WsSlot = WsSlot { from: 1, to: 0 };
+}
+
+/// Where a number's scan stopped: the part of the grammar it was in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NumPart {
+    /// At the number's first byte (an optional `-`).
+    Start,
+    /// After the `-`: a digit must come.
+    Sign,
+    /// After a leading `0`: no digit may follow.
+    Zero,
+    /// In the digits of the integer part.
+    Int,
+    /// After `.`: a digit must come.
+    Dot,
+    /// In the digits of the fraction.
+    Frac,
+    /// After `e` or `E`: a sign or a digit.
+    E,
+    /// After the exponent's sign: a digit must come.
+    ExpSign,
+    /// In the digits of the exponent.
+    Exp,
+}
+
+/// How far the scan of the number starting at `start` got, validly, when the bytes ran out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NumSlot {
+    /// Offset of the number's first byte (`usize::MAX`: empty slot).
+    pub(crate) start: usize,
+    pub(crate) at: usize,
+    pub(crate) part: NumPart,
+}
+
+impl NumSlot {
+    pub(crate) const EMPTY: NumSlot = NumSlot {
+        start: usize::MAX,
+        at: 0,
+        part: NumPart::Start,
     };
 }
 
@@ -91,6 +151,8 @@ pub(crate) struct Resume {
     pub(crate) partial: bool,
     pub(crate) string: StrSlot,
     pub(crate) skip: Option<SkipSlot>,
+    pub(crate) ws_run: WsSlot,
+    pub(crate) number: NumSlot,
     /// End of the buffer in the previous pass: bytes below it were read before.
     pub(crate) high: usize,
     /// Start of the stretch being read since the last jump.
@@ -118,6 +180,8 @@ impl Resume {
             partial: true,
             string: StrSlot::EMPTY,
             skip: None,
+            ws_run: WsSlot::EMPTY,
+            number: NumSlot::EMPTY,
             high: 0,
             walk_from: 0,
             reread: 0,
@@ -147,6 +211,139 @@ impl Resume {
         self.jump(end, end);
         self.high = self.high.max(end);
         self.reread
+    }
+}
+
+impl Cursor<'_> {
+    /// At the start of a whitespace run: jumps over the part a previous pass already crossed
+    /// (see [`WsSlot`]), counting it as skipped whitespace.
+    /// Returns whether it jumped.
+    #[inline]
+    pub(crate) fn ws_resume(&mut self) -> bool {
+        if let Some(r) = &mut self.resume
+            && r.ws_run.from <= self.pos
+            && self.pos < r.ws_run.to
+        {
+            let to = r.ws_run.to;
+            r.jump(self.pos, to);
+            self.ws += to - self.pos;
+            self.pos = to;
+            return true;
+        }
+        false
+    }
+
+    /// Remembers the whitespace run that ends here and started at `from` (or earlier, in
+    /// the remembered run it continues): called when a run ran into the end of the buffer, or
+    /// continued a remembered one (which then grows to its real end, so that passes that
+    /// re-descend through it before the next token completes jump over all of it).
+    #[cold]
+    pub(crate) fn ws_suspend(&mut self, from: usize) {
+        if let Some(r) = &mut self.resume
+            && r.partial
+        {
+            let slot = r.ws_run;
+            let from = if slot.from <= from && from <= slot.to {
+                slot.from
+            } else {
+                from
+            };
+            if from < self.pos {
+                r.ws_run = WsSlot { from, to: self.pos };
+            }
+        }
+    }
+
+    /// [`Cursor::number`] on a buffer that may grow: a number running into its end is
+    /// remembered ([`NumSlot`]) and a later pass continues it where it stopped. The grammar,
+    /// the verdicts and the error offsets are exactly those of the one-shot scanner (the tests
+    /// compare the two).
+    #[inline(never)]
+    pub(crate) fn number_resumable(&mut self) -> RawResult<()> {
+        use NumPart::*;
+        let start = self.pos;
+        let b = self.bytes;
+        let (mut i, mut part) = (start, Start);
+        if let Some(r) = &mut self.resume
+            && r.number.start == start
+        {
+            let slot = r.number;
+            r.jump(start, slot.at);
+            (i, part) = (slot.at, slot.part);
+        }
+        let invalid = || Err(RawError::new(ErrorKind::InvalidNumber, start));
+        loop {
+            part = match (part, b.get(i).copied()) {
+                (Start, Some(b'-')) => {
+                    i += 1;
+                    Sign
+                }
+                (Start, _) => Sign,
+                (Sign, Some(b'0')) => {
+                    i += 1;
+                    Zero
+                }
+                (Sign, Some(b'1'..=b'9')) => {
+                    i = super::digits(b, i + 1);
+                    Int
+                }
+                (Int, Some(b'0'..=b'9')) => {
+                    i = super::digits(b, i);
+                    Int
+                }
+                (Frac, Some(b'0'..=b'9')) => {
+                    i = super::digits(b, i);
+                    Frac
+                }
+                (Exp, Some(b'0'..=b'9')) => {
+                    i = super::digits(b, i);
+                    Exp
+                }
+                (Zero | Int, Some(b'.')) => {
+                    i += 1;
+                    Dot
+                }
+                (Zero | Int | Frac, Some(b'e' | b'E')) => {
+                    i += 1;
+                    E
+                }
+                (Dot, Some(b'0'..=b'9')) | (E | ExpSign, Some(b'0'..=b'9')) => {
+                    i += 1;
+                    if part == Dot { Frac } else { Exp }
+                }
+                (E, Some(b'+' | b'-')) => {
+                    i += 1;
+                    ExpSign
+                }
+                // A digit after a leading zero (`01`), or no digit where one must come.
+                (Zero, Some(b'0'..=b'9')) | (Sign | Dot | E | ExpSign, Some(_)) => {
+                    return invalid();
+                }
+                // The end of the bytes: where a digit must come it is an error of the whole
+                // document too; elsewhere the number is complete unless more bytes may come.
+                (Sign | Dot | E | ExpSign, None) => return Err(self.number_suspend(start, i, part)),
+                (Zero | Int | Frac | Exp, None) => {
+                    if self.partial() {
+                        return Err(self.number_suspend(start, i, part));
+                    }
+                    break;
+                }
+                (Zero | Int | Frac | Exp, Some(_)) => break,
+            };
+        }
+        self.pos = i;
+        Ok(())
+    }
+
+    /// The bytes ran out at `at`, in `part` of the number at `start`.
+    #[cold]
+    fn number_suspend(&mut self, start: usize, at: usize, part: NumPart) -> RawError {
+        if let Some(r) = &mut self.resume
+            && r.partial
+        {
+            r.number = NumSlot { start, at, part };
+        }
+        RawError::new(ErrorKind::UnexpectedEof, at)
     }
 }
 
@@ -199,6 +396,7 @@ mod tests {
         "12345678901234567890",
         "[[[[[[[[1]]]]]]]]",
         "[[[[[[[[[1]]]]]]]]]",
+        "  [\n\t 1 \r\n ,\n\n  {  \"a\"  :  2.5  ,\t\"b\"\n:\n[ ] }  , true   ]  ",
     ];
 
     #[test]
@@ -208,6 +406,58 @@ mod tests {
                 check(v.as_bytes(), &[cut]);
             }
             check(v.as_bytes(), &(1..v.len()).collect::<Vec<_>>());
+        }
+    }
+
+    /// Numbers, valid and not, bare and inside containers (the resumable number scanner
+    /// against the one-shot one: verdict, error offset, end).
+    #[test]
+    fn every_split_of_numbers() {
+        let numbers = [
+            "0",
+            "-0",
+            "7",
+            "-",
+            "01",
+            "-01",
+            "00",
+            "0.",
+            "1.",
+            "1.5",
+            "1.e5",
+            "1e",
+            "1E+",
+            "1e-",
+            "1e+5",
+            "0.0e-0",
+            "-12.340E+056",
+            "1ee",
+            "1..2",
+            "0x",
+            "-x",
+            "1.5E+10x",
+            "123456789012345678901234567890",
+            "0e",
+            "0e1",
+            "0.e",
+            "-.5",
+            "+1",
+            "2.x",
+            "3e+x",
+        ];
+        for n in numbers {
+            for doc in [
+                n.to_string(),
+                format!("[{n}]"),
+                format!("{{\"k\":{n} }}"),
+                format!("[{n},{n}]"),
+            ] {
+                let doc = doc.as_bytes();
+                for cut in 0..=doc.len() {
+                    check(doc, &[cut]);
+                }
+                check(doc, &(1..doc.len()).collect::<Vec<_>>());
+            }
         }
     }
 

@@ -60,7 +60,7 @@ const READ_BUFFER: usize = 64 * 1024;
 
 /// Decodes SSE from a [`Read`], reusing one read buffer and the decoder's buffer.
 ///
-/// Like [`SseFeed`] it lends each frame until the next call. At the end of the input it ends
+/// Like [`SseFeed`](super::SseFeed) it lends each frame until the next call. At the end of the input it ends
 /// the stream as [`SseDecoder::finish`] does: it yields an unterminated last frame (the default)
 /// or, with [`SseOptions::with_strict_end`], [`SseErrorKind::Incomplete`](super::SseErrorKind::Incomplete)
 /// if the stream was cut inside a frame. Reads that fail with [`io::ErrorKind::Interrupted`] are retried; other read errors are
@@ -150,7 +150,7 @@ impl<R: Read> SseReader<R> {
     }
 
     /// The next frame or error, or `None` at the end of the input. Comments, `retry` and id-only
-    /// frames are skipped, as by [`SseFeed::next`].
+    /// frames are skipped, as by [`SseFeed::next`](super::SseFeed::next).
     ///
     /// ```
     /// use agui_wire::sse::SseReader;

@@ -13,8 +13,9 @@ use std::ptr::NonNull;
 /// invalidate them. A `Vec<u8>` cannot do this (growing it needs `&mut` and may move its
 /// bytes). When the buffer outgrows its block it copies its bytes into a larger one, as a
 /// `Vec` does, but keeps the old block alive until [`BodyBuf::clear`] or drop, so that every
-/// slice handed out stays valid. Give the expected size up front
-/// ([`BodyBuf::with_capacity`], from `Content-Length`) and there is a single block.
+/// slice handed out stays valid. Give the expected size up front and there is a single block:
+/// from `Content-Length`, use [`BodyBuf::try_with_capacity`] with the size capped by the
+/// largest body you accept (a client can send any number there).
 ///
 /// ```
 /// use agui_wire::stream::BodyBuf;
@@ -225,6 +226,13 @@ impl BodyBuf {
     /// assert!(buf.capacity() >= 10_000);
     /// ```
     pub fn reserve(&self, additional: usize) {
+        self.reserve_within(additional, usize::MAX);
+    }
+
+    /// [`BodyBuf::reserve`], growing the block to at most `ceiling` bytes unless more are
+    /// needed (the streaming parser passes its `max_input_bytes`, so that doubling never
+    /// reserves more than the largest body it accepts).
+    pub(crate) fn reserve_within(&self, additional: usize, ceiling: usize) {
         let (len, cap) = (self.raw().len, self.raw().cap);
         let need = len
             .checked_add(additional)
@@ -232,7 +240,8 @@ impl BodyBuf {
         if need <= cap {
             return;
         }
-        let new_cap = need.max(cap.saturating_mul(2)).max(MIN_BLOCK);
+        let doubled = cap.saturating_mul(2).max(MIN_BLOCK).min(ceiling);
+        let new_cap = need.max(doubled);
         let new = allocate(new_cap);
         // SAFETY: as in `extend_from_slice`, this is the only live reference to the `Raw`.
         let raw = unsafe { &mut *self.raw.get() };

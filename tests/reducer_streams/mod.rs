@@ -562,5 +562,25 @@ pub fn streams() -> Vec<(&'static str, Vec<&'static str>)> {
                 r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
             ],
         ),
+        (
+            "unknown-variants",
+            vec![
+                RS,
+                r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":1}}"#,
+                r#"{"type":"STATE_DELTA","delta":[{"op":"merge","path":"/a","value":5},{"op":"add","path":"/b","value":2},{"path":"/c","value":3}]}"#,
+                r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"u1","role":"user","content":[{"type":"hologram","x":1},{"type":"text","text":"hi"}]},{"id":"w1","role":"wizard","content":"zap"},{"id":"a1","role":"assistant","content":"ok","toolCalls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}]}"#,
+                r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":[{"type":"smell","s":1},{"type":"text","text":"r"}]}"#,
+                r#"{"type":"ACTIVITY_SNAPSHOT","messageId":"act1","activityType":"PLAN","content":{"s":1}}"#,
+                r#"{"type":"ACTIVITY_DELTA","messageId":"act1","activityType":"PLAN","patch":[{"op":"frob","path":"/s"},{"op":"add","path":"/x","value":1}]}"#,
+                RF,
+            ],
+        ),
+        (
+            "unknown-variants-run-input",
+            vec![
+                r#"{"type":"RUN_STARTED","threadId":"t","runId":"r1","input":{"threadId":"t","runId":"r1","messages":[{"id":"u1","role":"user","content":"go"},{"id":"z1","role":"oracle","content":"?"},{"id":"u2","role":"user","content":[{"type":"text","text":"a"},{"type":"scent"}]}]}}"#,
+                RF,
+            ],
+        ),
     ]
 }

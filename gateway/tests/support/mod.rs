@@ -94,14 +94,21 @@ fn run(cmd: &mut Command) -> (bool, String) {
     }
 }
 
-/// Skips the calling test (visibly) when the SDK cannot be installed.
+/// Skips the calling test (visibly) when the SDK cannot be installed: a `SKIPPED: <test>: <why>`
+/// line on the real standard error (not captured by the test harness), as the library's SDK
+/// tests write it.
 #[macro_export]
 macro_rules! python_or_skip {
     () => {
         match support::python() {
             Ok(p) => p,
             Err(why) => {
-                eprintln!("SKIPPED (the official Python SDK is needed): {why}");
+                use std::io::Write as _;
+                let test = std::thread::current().name().unwrap_or("e2e").to_string();
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "SKIPPED: {test}: the official Python SDK (ag-ui-protocol) is needed: {why}"
+                );
                 return;
             }
         }
