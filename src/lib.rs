@@ -54,6 +54,7 @@ pub mod events;
 pub mod media;
 pub mod model;
 pub mod parser;
+pub mod proto;
 pub mod reducer;
 mod scanner;
 mod schema;
