@@ -12,7 +12,10 @@ use std::path::Path;
 pub fn corpus() -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/events");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let arena = Bump::new();
     let mut push = |name: String, data: Vec<u8>| {
@@ -56,7 +59,10 @@ pub fn sse_events(bytes: &[u8]) -> Vec<Vec<u8>> {
 }
 
 fn report() -> EncodeOptions {
-    EncodeOptions { on_loss: OnLoss::Report, ..EncodeOptions::default() }
+    EncodeOptions {
+        on_loss: OnLoss::Report,
+        ..EncodeOptions::default()
+    }
 }
 
 #[test]
@@ -67,12 +73,15 @@ fn corpus_round_trips() {
     let mut lossy = 0;
     for (name, json) in &corpus {
         let mut frame = Vec::new();
-        let losses = encode_json(json, &mut frame, &report()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let losses =
+            encode_json(json, &mut frame, &report()).unwrap_or_else(|e| panic!("{name}: {e}"));
         if !losses.is_empty() {
             lossy += 1;
         }
         let ev = ProtoEvent::decode(&frame[4..]).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let back = ev.to_json(&DecodeOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let back = ev
+            .to_json(&DecodeOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         // The JSON written is an event the crate's parser accepts ...
         Event::parse(back.as_bytes(), &arena).unwrap_or_else(|e| panic!("{name}: {e}\n{back}"));
         // ... and encodes to the same frame.
@@ -85,7 +94,11 @@ fn corpus_round_trips() {
         if losses.is_empty() {
             let a: serde_json::Value = serde_json::from_slice(json).unwrap();
             let b: serde_json::Value = serde_json::from_str(&back).unwrap();
-            assert!(contains(&b, &a), "{name}:\n{}\n{back}", String::from_utf8_lossy(json));
+            assert!(
+                contains(&b, &a),
+                "{name}:\n{}\n{back}",
+                String::from_utf8_lossy(json)
+            );
         }
     }
     println!("{} events, {lossy} with reported losses", corpus.len());

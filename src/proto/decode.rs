@@ -201,7 +201,9 @@ impl<'a> ProtoEvent<'a> {
     /// ```
     pub fn raw_event(&self) -> Result<Option<ValueView<'a>>, ProtoError> {
         match last(self.base, self.base_at, 3)? {
-            Some(RawValue::Len(b)) => ValueView::parse_opt(b, 0).map_err(|e| e.at(off(self.bytes, b))),
+            Some(RawValue::Len(b)) => {
+                ValueView::parse_opt(b, 0).map_err(|e| e.at(off(self.bytes, b)))
+            }
             _ => Ok(None),
         }
     }
@@ -239,8 +241,15 @@ impl<'a> ProtoEvent<'a> {
     /// # Ok::<(), ProtoError>(())
     /// ```
     pub fn str(&self, name: &str) -> Result<Option<&'a str>, ProtoError> {
-        let Some(fd) = self.desc.by_json(name).filter(|f| f.kind == Kind::Str && !f.repeated) else {
-            return Err(ProtoError::invalid("not a string field of this event type", self.body_at));
+        let Some(fd) = self
+            .desc
+            .by_json(name)
+            .filter(|f| f.kind == Kind::Str && !f.repeated)
+        else {
+            return Err(ProtoError::invalid(
+                "not a string field of this event type",
+                self.body_at,
+            ));
         };
         match last(self.body, self.body_at, fd.num)? {
             Some(RawValue::Len(b)) => utf8(b, off(self.bytes, b)).map(Some),
@@ -267,7 +276,10 @@ impl<'a> ProtoEvent<'a> {
             .by_json(name)
             .filter(|f| matches!(f.kind, Kind::Value | Kind::Struct) && !f.repeated)
         else {
-            return Err(ProtoError::invalid("not a Value field of this event type", self.body_at));
+            return Err(ProtoError::invalid(
+                "not a Value field of this event type",
+                self.body_at,
+            ));
         };
         match last(self.body, self.body_at, fd.num)? {
             Some(RawValue::Len(b)) if fd.kind == Kind::Struct => {
@@ -388,11 +400,16 @@ impl<'a> ProtoEvent<'a> {
     /// assert_eq!(c.value.text(), r#"[1,{"a":null}]"#);
     /// # Ok::<(), ProtoError>(())
     /// ```
-    pub fn to_event<'b>(&self, arena: &'b Bump, opts: &DecodeOptions) -> Result<Event<'b>, ProtoError> {
+    pub fn to_event<'b>(
+        &self,
+        arena: &'b Bump,
+        opts: &DecodeOptions,
+    ) -> Result<Event<'b>, ProtoError> {
         let mut out = Vec::new();
         self.write_json(&mut out, opts)?;
         let text: &'b [u8] = arena.alloc_slice_copy(&out);
-        Event::parse(text, arena).map_err(|e| ProtoError::new(ProtoErrorKind::Event(e.to_string()), 0))
+        Event::parse(text, arena)
+            .map_err(|e| ProtoError::new(ProtoErrorKind::Event(e.to_string()), 0))
     }
 }
 
@@ -451,7 +468,10 @@ impl<'a> Scan<'a> {
     }
 
     fn get(&self, desc: &Desc, num: u32) -> Option<RawValue<'a>> {
-        desc.fields.iter().position(|d| d.num == num).and_then(|i| self.last[i])
+        desc.fields
+            .iter()
+            .position(|d| d.num == num)
+            .and_then(|i| self.last[i])
     }
 
     fn has_repeated(&self, desc: &Desc, num: u32) -> bool {
@@ -521,7 +541,13 @@ impl W<'_, '_> {
 
     /// The fields of `desc` in table order, but for the numbers in `skip` and the special
     /// ones (which the caller writes).
-    fn fields(&mut self, desc: &'static Desc, scan: &Scan<'_>, first: &mut bool, skip: &[u32]) -> Result<(), ProtoError> {
+    fn fields(
+        &mut self,
+        desc: &'static Desc,
+        scan: &Scan<'_>,
+        first: &mut bool,
+        skip: &[u32],
+    ) -> Result<(), ProtoError> {
         for fd in desc.fields {
             if skip.contains(&fd.num) || fd.kind == Kind::Special {
                 continue;
@@ -531,9 +557,16 @@ impl W<'_, '_> {
         Ok(())
     }
 
-    fn field(&mut self, desc: &'static Desc, fd: &FieldDesc, scan: &Scan<'_>, first: &mut bool) -> Result<(), ProtoError> {
+    fn field(
+        &mut self,
+        desc: &'static Desc,
+        fd: &FieldDesc,
+        scan: &Scan<'_>,
+        first: &mut bool,
+    ) -> Result<(), ProtoError> {
         if fd.repeated {
-            let omit_empty = fd.json == "usage" || (std::ptr::eq(desc, &schema::MESSAGE) && fd.json == "toolCalls");
+            let omit_empty = fd.json == "usage"
+                || (std::ptr::eq(desc, &schema::MESSAGE) && fd.json == "toolCalls");
             if omit_empty && !scan.has_repeated(desc, fd.num) {
                 return Ok(());
             }
@@ -566,11 +599,13 @@ impl W<'_, '_> {
             }
             (Kind::I64, Some(RawValue::Varint(x))) => {
                 self.key(first, fd.json);
-                self.out.extend_from_slice((x as i64).to_string().as_bytes());
+                self.out
+                    .extend_from_slice((x as i64).to_string().as_bytes());
             }
             (Kind::Bool, Some(RawValue::Varint(x))) => {
                 self.key(first, fd.json);
-                self.out.extend_from_slice(if x != 0 { b"true" } else { b"false" });
+                self.out
+                    .extend_from_slice(if x != 0 { b"true" } else { b"false" });
             }
             (Kind::Value, Some(RawValue::Len(b))) => self.value_json(b, first, fd.json)?,
             (Kind::Struct, Some(RawValue::Len(b))) => {
@@ -617,7 +652,12 @@ impl W<'_, '_> {
     }
 
     /// Picks the one arm of a oneof message; several arms are an error.
-    fn one_arm<'b>(&self, desc: &'static Desc, b: &'b [u8], what: &'static str) -> Result<Option<(&'static FieldDesc, &'b [u8])>, ProtoError> {
+    fn one_arm<'b>(
+        &self,
+        desc: &'static Desc,
+        b: &'b [u8],
+        what: &'static str,
+    ) -> Result<Option<(&'static FieldDesc, &'b [u8])>, ProtoError> {
         let scan = Scan::new(desc, b, self.at(b))?;
         let mut arm = None;
         for (i, fd) in desc.fields.iter().enumerate() {
@@ -632,23 +672,43 @@ impl W<'_, '_> {
     }
 
     fn content_part(&mut self, b: &[u8]) -> Result<(), ProtoError> {
-        let Some((arm, inner)) = self.one_arm(&schema::CONTENT_PART, b, "a content part has more than one kind")? else {
-            return Err(ProtoError::invalid("a content part of no kind this version knows", self.at(b)));
+        let Some((arm, inner)) = self.one_arm(
+            &schema::CONTENT_PART,
+            b,
+            "a content part has more than one kind",
+        )?
+        else {
+            return Err(ProtoError::invalid(
+                "a content part of no kind this version knows",
+                self.at(b),
+            ));
         };
-        let Kind::Msg(d) = arm.kind else { return Ok(()) };
+        let Kind::Msg(d) = arm.kind else {
+            return Ok(());
+        };
         let scan = Scan::new(d, inner, self.at(inner))?;
         self.out.extend_from_slice(b"{\"type\":");
         write_json_str(self.out, arm.json);
         let mut first = false;
         self.fields(d, &scan, &mut first, &[])?;
-        if let Some(RawValue::Len(src)) = scan.get(d, 1).filter(|_| std::ptr::eq(d, &schema::MEDIA_PART)) {
-            let Some((sarm, sin)) = self.one_arm(&schema::SOURCE, src, "a source has more than one kind")? else {
-                return Err(ProtoError::invalid("a source of no kind this version knows", self.at(src)));
+        if let Some(RawValue::Len(src)) = scan
+            .get(d, 1)
+            .filter(|_| std::ptr::eq(d, &schema::MEDIA_PART))
+        {
+            let Some((sarm, sin)) =
+                self.one_arm(&schema::SOURCE, src, "a source has more than one kind")?
+            else {
+                return Err(ProtoError::invalid(
+                    "a source of no kind this version knows",
+                    self.at(src),
+                ));
             };
             self.key(&mut first, "source");
             self.out.extend_from_slice(b"{\"type\":");
             write_json_str(self.out, sarm.json);
-            let Kind::Msg(sd) = sarm.kind else { return Ok(()) };
+            let Kind::Msg(sd) = sarm.kind else {
+                return Ok(());
+            };
             let sscan = Scan::new(sd, sin, self.at(sin))?;
             let mut sfirst = false;
             self.fields(sd, &sscan, &mut sfirst, &[])?;
@@ -684,27 +744,47 @@ impl W<'_, '_> {
         let parts = scan.has_repeated(d, 8);
         let map = scan.get(d, 13);
         let at = scan.at;
-        let known = matches!(role, "developer" | "system" | "assistant" | "user" | "tool" | "activity" | "reasoning");
+        let known = matches!(
+            role,
+            "developer" | "system" | "assistant" | "user" | "tool" | "activity" | "reasoning"
+        );
         let (uses_parts, uses_map) = if known {
             (matches!(role, "user" | "tool"), role == "activity")
         } else {
             (parts, !parts && map.is_some())
         };
-        if !known && usize::from(text.is_some()) + usize::from(parts) + usize::from(map.is_some()) > 1 {
-            return Err(ProtoError::invalid("a message carries more than one content form", at));
+        if !known
+            && usize::from(text.is_some()) + usize::from(parts) + usize::from(map.is_some()) > 1
+        {
+            return Err(ProtoError::invalid(
+                "a message carries more than one content form",
+                at,
+            ));
         }
         if known {
             if !uses_parts && parts {
-                return Err(ProtoError::invalid("a message carries content parts for a role that has none", at));
+                return Err(ProtoError::invalid(
+                    "a message carries content parts for a role that has none",
+                    at,
+                ));
             }
             if map.is_some() && !uses_map {
-                return Err(ProtoError::invalid("a message carries activity content for a non-activity role", at));
+                return Err(ProtoError::invalid(
+                    "a message carries activity content for a non-activity role",
+                    at,
+                ));
             }
             if uses_map && text.is_some() {
-                return Err(ProtoError::invalid("activity content rides with another content form", at));
+                return Err(ProtoError::invalid(
+                    "activity content rides with another content form",
+                    at,
+                ));
             }
             if uses_parts && text.is_some() && parts {
-                return Err(ProtoError::invalid("a message carries both string content and content parts", at));
+                return Err(ProtoError::invalid(
+                    "a message carries both string content and content parts",
+                    at,
+                ));
             }
         }
         for fd in d.fields {
@@ -731,12 +811,20 @@ impl W<'_, '_> {
     }
 
     /// The fields of an event message, the special shapes included.
-    fn event_fields(&mut self, desc: &'static Desc, scan: &Scan<'_>, first: &mut bool) -> Result<(), ProtoError> {
+    fn event_fields(
+        &mut self,
+        desc: &'static Desc,
+        scan: &Scan<'_>,
+        first: &mut bool,
+    ) -> Result<(), ProtoError> {
         if std::ptr::eq(desc, &schema::TOOL_CALL_RESULT) {
             let text = scan.get(desc, 5);
             let parts = scan.has_repeated(desc, 7);
             if text.is_some() && parts {
-                return Err(ProtoError::invalid("content carries both string content and content parts", scan.at));
+                return Err(ProtoError::invalid(
+                    "content carries both string content and content parts",
+                    scan.at,
+                ));
             }
             for fd in desc.fields {
                 match fd.num {
@@ -755,7 +843,13 @@ impl W<'_, '_> {
         }
         if std::ptr::eq(desc, &schema::RUN_FINISHED) {
             self.fields(desc, scan, first, &[6, 8])?;
-            return self.outcome(scan, desc, 5, &[(8, "pendingToolCallIds", false), (6, "interrupts", true)], "interrupt");
+            return self.outcome(
+                scan,
+                desc,
+                5,
+                &[(8, "pendingToolCallIds", false), (6, "interrupts", true)],
+                "interrupt",
+            );
         }
         if std::ptr::eq(desc, &schema::SUBAGENT_FINISHED) {
             self.fields(desc, scan, first, &[5])?;
@@ -767,7 +861,14 @@ impl W<'_, '_> {
     /// `outcome` rebuilt from its type string and the lists that ride beside it, as the
     /// official decoder does: with no type, non-empty lists stay top-level fields.
     /// `always` is the outcome type whose `interrupts` list is written even when empty.
-    fn outcome(&mut self, scan: &Scan<'_>, desc: &'static Desc, type_no: u32, lists: &[(u32, &str, bool)], always: &str) -> Result<(), ProtoError> {
+    fn outcome(
+        &mut self,
+        scan: &Scan<'_>,
+        desc: &'static Desc,
+        type_no: u32,
+        lists: &[(u32, &str, bool)],
+        always: &str,
+    ) -> Result<(), ProtoError> {
         let ty = match scan.get(desc, type_no) {
             Some(RawValue::Len(t)) => utf8(t, self.at(t))?,
             _ => "",

@@ -65,7 +65,11 @@ impl Default for EncodeOptions {
 /// assert_eq!(out, [0, 0, 0, 10, 0x1a, 8, 0x0a, 2, 0x08, 2, 0x12, 2, b'm', b'1']);
 /// # Ok::<(), agui_wire::proto::ProtoError>(())
 /// ```
-pub fn encode_json(json: &[u8], out: &mut Vec<u8>, opts: &EncodeOptions) -> Result<Vec<Loss>, ProtoError> {
+pub fn encode_json(
+    json: &[u8],
+    out: &mut Vec<u8>,
+    opts: &EncodeOptions,
+) -> Result<Vec<Loss>, ProtoError> {
     let text = std::str::from_utf8(json)
         .map_err(|e| ProtoError::new(ProtoErrorKind::Json("not UTF-8"), e.valid_up_to()))?;
     let j = json_in::parse(text, opts.max_depth)?;
@@ -91,7 +95,13 @@ pub fn encode_json(json: &[u8], out: &mut Vec<u8>, opts: &EncodeOptions) -> Resu
                 }
                 Err(_) => {
                     out.truncate(start);
-                    Err(ProtoError::new(ProtoErrorKind::FrameTooLarge { len: len as u64, max: u32::MAX as usize }, 0))
+                    Err(ProtoError::new(
+                        ProtoErrorKind::FrameTooLarge {
+                            len: len as u64,
+                            max: u32::MAX as usize,
+                        },
+                        0,
+                    ))
                 }
             }
         }
@@ -116,7 +126,11 @@ pub fn encode_json(json: &[u8], out: &mut Vec<u8>, opts: &EncodeOptions) -> Resu
 ///     r#"{"type":"STATE_SNAPSHOT","snapshot":{"n":1}}"#);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn encode_event(event: &Event<'_>, out: &mut Vec<u8>, opts: &EncodeOptions) -> Result<Vec<Loss>, ProtoError> {
+pub fn encode_event(
+    event: &Event<'_>,
+    out: &mut Vec<u8>,
+    opts: &EncodeOptions,
+) -> Result<Vec<Loss>, ProtoError> {
     let json = crate::to_vec(event);
     encode_json(&json, out, opts)
 }
@@ -137,10 +151,20 @@ impl Enc<'_, '_> {
     }
 
     fn event(&mut self, j: &J<'_>) -> Result<(), ProtoError> {
-        let J::Obj(members) = j else { return Err(bad("an event must be a JSON object")) };
-        let ty = j.get("type").and_then(J::as_str).ok_or(bad("the event has no string `type`"))?;
+        let J::Obj(members) = j else {
+            return Err(bad("an event must be a JSON object"));
+        };
+        let ty = j
+            .get("type")
+            .and_then(J::as_str)
+            .ok_or(bad("the event has no string `type`"))?;
         let Some(t) = EventType::from_name(&ty) else {
-            return Err(ProtoError::new(ProtoErrorKind::Event(format!("`{ty}` is not an AG-UI 1.0 event type; protobuf has no arm for it")), 0));
+            return Err(ProtoError::new(
+                ProtoErrorKind::Event(format!(
+                    "`{ty}` is not an AG-UI 1.0 event type; protobuf has no arm for it"
+                )),
+                0,
+            ));
         };
         let &(arm, _, enum_no, desc) = schema::envelope_of(t);
         let m = wire::begin_message(self.out, arm);
@@ -159,7 +183,9 @@ impl Enc<'_, '_> {
         wire::end_message(self.out, b);
         for (k, _) in members {
             let k = json_in::unescape(k);
-            if !matches!(&*k, "type" | "timestamp" | "rawEvent" | "metadata") && !known_key(desc, &k) {
+            if !matches!(&*k, "type" | "timestamp" | "rawEvent" | "metadata")
+                && !known_key(desc, &k)
+            {
                 self.lose(LossKind::UnknownField(k.to_string()), &k)?;
             }
         }
@@ -173,7 +199,16 @@ impl Enc<'_, '_> {
         let mut fields: Vec<&FieldDesc> = desc.fields.iter().collect();
         fields.sort_by_key(|f| f.num);
         if std::ptr::eq(desc, &schema::RUN_FINISHED) {
-            return self.outcome_event(desc, j, path, 5, &[("success", 8, "pendingToolCallIds"), ("interrupt", 6, "interrupts")]);
+            return self.outcome_event(
+                desc,
+                j,
+                path,
+                5,
+                &[
+                    ("success", 8, "pendingToolCallIds"),
+                    ("interrupt", 6, "interrupts"),
+                ],
+            );
         }
         if std::ptr::eq(desc, &schema::SUBAGENT_FINISHED) {
             return self.outcome_event(desc, j, path, 4, &[("suspended", 5, "interruptIds")]);
@@ -194,7 +229,10 @@ impl Enc<'_, '_> {
     fn field(&mut self, fd: &FieldDesc, v: &J<'_>, path: &str) -> Result<(), ProtoError> {
         if fd.repeated {
             let J::Arr(items) = v else {
-                return self.lose(LossKind::Unrepresentable("a list field that is not an array"), path);
+                return self.lose(
+                    LossKind::Unrepresentable("a list field that is not an array"),
+                    path,
+                );
             };
             for (i, item) in items.iter().enumerate() {
                 let p = format!("{path}[{i}]");
@@ -202,7 +240,10 @@ impl Enc<'_, '_> {
                     Kind::Msg(d) => self.message(fd.num, d, item, &p)?,
                     _ => match item.as_str() {
                         Some(s) => wire::put_bytes(self.out, fd.num, s.as_bytes()),
-                        None => self.lose(LossKind::Unrepresentable("a list item that is not a string"), &p)?,
+                        None => self.lose(
+                            LossKind::Unrepresentable("a list item that is not a string"),
+                            &p,
+                        )?,
                     },
                 }
             }
@@ -217,7 +258,9 @@ impl Enc<'_, '_> {
             }
             (Kind::I64, J::Num(t)) => {
                 let (x, exact) = number_to_f64(t);
-                let n = t.parse::<i64>().ok().or_else(|| (exact && x.fract() == 0.0 && x.abs() < 9.2e18).then_some(x as i64));
+                let n = t.parse::<i64>().ok().or_else(|| {
+                    (exact && x.fract() == 0.0 && x.abs() < 9.2e18).then_some(x as i64)
+                });
                 match n {
                     Some(n) => {
                         wire::put_tag(self.out, fd.num, WireType::Varint);
@@ -244,14 +287,26 @@ impl Enc<'_, '_> {
             }
             (Kind::Msg(d), J::Obj(_)) => self.message(fd.num, d, v, path)?,
             (_, J::Null) => {} // an optional field given as null (lenient input): absent
-            _ => self.lose(LossKind::Unrepresentable("a value whose JSON type the proto field cannot hold"), path)?,
+            _ => self.lose(
+                LossKind::Unrepresentable("a value whose JSON type the proto field cannot hold"),
+                path,
+            )?,
         }
         Ok(())
     }
 
-    fn message(&mut self, num: u32, d: &'static Desc, v: &J<'_>, path: &str) -> Result<(), ProtoError> {
+    fn message(
+        &mut self,
+        num: u32,
+        d: &'static Desc,
+        v: &J<'_>,
+        path: &str,
+    ) -> Result<(), ProtoError> {
         if !matches!(v, J::Obj(_)) {
-            return self.lose(LossKind::Unrepresentable("a message field that is not an object"), path);
+            return self.lose(
+                LossKind::Unrepresentable("a message field that is not an object"),
+                path,
+            );
         }
         if std::ptr::eq(d, &schema::CONTENT_PART) {
             return self.content_part(num, v, path);
@@ -267,7 +322,13 @@ impl Enc<'_, '_> {
         Ok(())
     }
 
-    fn unknown_keys(&mut self, d: &Desc, v: &J<'_>, path: &str, also: &[&str]) -> Result<(), ProtoError> {
+    fn unknown_keys(
+        &mut self,
+        d: &Desc,
+        v: &J<'_>,
+        path: &str,
+        also: &[&str],
+    ) -> Result<(), ProtoError> {
         if let J::Obj(members) = v {
             for (k, _) in members {
                 let k = json_in::unescape(k);
@@ -279,11 +340,20 @@ impl Enc<'_, '_> {
         Ok(())
     }
 
-    fn special(&mut self, desc: &'static Desc, fd: &FieldDesc, j: &J<'_>, path: &str) -> Result<(), ProtoError> {
+    fn special(
+        &mut self,
+        desc: &'static Desc,
+        fd: &FieldDesc,
+        j: &J<'_>,
+        path: &str,
+    ) -> Result<(), ProtoError> {
         if std::ptr::eq(desc, &schema::PATCH_OP) {
             let op = j.get("op").and_then(J::as_str).unwrap_or_default();
             let Some(n) = schema::PATCH_OPS.iter().position(|o| **o == *op) else {
-                return self.lose(LossKind::Unrepresentable("a patch op that is not an RFC 6902 op"), &join(path, "op"));
+                return self.lose(
+                    LossKind::Unrepresentable("a patch op that is not an RFC 6902 op"),
+                    &join(path, "op"),
+                );
             };
             if n != 0 {
                 wire::put_tag(self.out, 1, WireType::Varint);
@@ -302,19 +372,29 @@ impl Enc<'_, '_> {
                         self.content_part(7, part, &format!("{p}[{i}]"))?;
                     }
                 }
-                Some(_) => self.lose(LossKind::Unrepresentable("content that is neither a string nor an array"), &p)?,
+                Some(_) => self.lose(
+                    LossKind::Unrepresentable("content that is neither a string nor an array"),
+                    &p,
+                )?,
                 None => {}
             }
             return Ok(());
         }
         if std::ptr::eq(desc, &schema::MEDIA_PART) {
-            let Some(src) = j.get("source") else { return Ok(()) };
+            let Some(src) = j.get("source") else {
+                return Ok(());
+            };
             let p = join(path, "source");
             let ty = src.get("type").and_then(J::as_str).unwrap_or_default();
             let Some(arm) = schema::SOURCE.fields.iter().find(|f| f.json == ty) else {
-                return self.lose(LossKind::Unrepresentable("a source of a type protobuf has no arm for"), &p);
+                return self.lose(
+                    LossKind::Unrepresentable("a source of a type protobuf has no arm for"),
+                    &p,
+                );
             };
-            let Kind::Msg(sd) = arm.kind else { return Ok(()) };
+            let Kind::Msg(sd) = arm.kind else {
+                return Ok(());
+            };
             self.unknown_keys(sd, src, &p, &["type"])?;
             let m = wire::begin_message(self.out, 1);
             let s = wire::begin_message(self.out, arm.num);
@@ -330,9 +410,14 @@ impl Enc<'_, '_> {
     fn content_part(&mut self, num: u32, part: &J<'_>, path: &str) -> Result<(), ProtoError> {
         let ty = part.get("type").and_then(J::as_str).unwrap_or_default();
         let Some(arm) = schema::CONTENT_PART.fields.iter().find(|f| f.json == ty) else {
-            return self.lose(LossKind::Unrepresentable("a content part of a type protobuf has no arm for"), path);
+            return self.lose(
+                LossKind::Unrepresentable("a content part of a type protobuf has no arm for"),
+                path,
+            );
         };
-        let Kind::Msg(d) = arm.kind else { return Ok(()) };
+        let Kind::Msg(d) = arm.kind else {
+            return Ok(());
+        };
         self.unknown_keys(d, part, path, &["type"])?;
         let m = wire::begin_message(self.out, num);
         let a = wire::begin_message(self.out, arm.num);
@@ -361,11 +446,18 @@ impl Enc<'_, '_> {
                         }
                         Some(c @ J::Obj(_)) if role == "activity" => {
                             let m = wire::begin_message(self.out, 13);
-                            encode_struct(c, self.out, self.max_depth, &mut self.sink, &|| p.clone())?;
+                            encode_struct(c, self.out, self.max_depth, &mut self.sink, &|| {
+                                p.clone()
+                            })?;
                             wire::end_message(self.out, m);
                         }
                         None | Some(J::Null) => {}
-                        Some(_) => self.lose(LossKind::Unrepresentable("message content of a shape protobuf has no field for"), &p)?,
+                        Some(_) => self.lose(
+                            LossKind::Unrepresentable(
+                                "message content of a shape protobuf has no field for",
+                            ),
+                            &p,
+                        )?,
                     }
                 }
                 8 | 13 => {}
@@ -383,20 +475,34 @@ impl Enc<'_, '_> {
 
     /// `RUN_FINISHED` / `SUBAGENT_FINISHED`: `outcome` becomes its type string and the list
     /// its type carries.
-    fn outcome_event(&mut self, desc: &'static Desc, j: &J<'_>, path: &str, type_no: u32, arms: &[(&str, u32, &str)]) -> Result<(), ProtoError> {
+    fn outcome_event(
+        &mut self,
+        desc: &'static Desc,
+        j: &J<'_>,
+        path: &str,
+        type_no: u32,
+        arms: &[(&str, u32, &str)],
+    ) -> Result<(), ProtoError> {
         let outcome = j.get("outcome").filter(|o| !matches!(o, J::Null));
         let ty = outcome.and_then(|o| o.get("type")).and_then(J::as_str);
         if let Some(o) = outcome {
             if let J::Obj(members) = o {
                 for (k, _) in members {
                     let k = json_in::unescape(k);
-                    let carried = k == "type" || arms.iter().any(|a| a.2 == k && ty.as_deref() == Some(a.0));
+                    let carried =
+                        k == "type" || arms.iter().any(|a| a.2 == k && ty.as_deref() == Some(a.0));
                     if !carried {
-                        self.lose(LossKind::UnknownField(k.to_string()), &join(&join(path, "outcome"), &k))?;
+                        self.lose(
+                            LossKind::UnknownField(k.to_string()),
+                            &join(&join(path, "outcome"), &k),
+                        )?;
                     }
                 }
             } else {
-                self.lose(LossKind::Unrepresentable("an outcome that is not an object"), &join(path, "outcome"))?;
+                self.lose(
+                    LossKind::Unrepresentable("an outcome that is not an object"),
+                    &join(path, "outcome"),
+                )?;
             }
         }
         let mut fields: Vec<&FieldDesc> = desc.fields.iter().collect();
@@ -429,17 +535,30 @@ impl Enc<'_, '_> {
 
 fn known_key(d: &Desc, k: &str) -> bool {
     if std::ptr::eq(d, &schema::RUN_FINISHED) || std::ptr::eq(d, &schema::SUBAGENT_FINISHED) {
-        return k == "outcome" || d.fields.iter().any(|f| f.json == k && f.kind != Kind::Special);
+        return k == "outcome"
+            || d.fields
+                .iter()
+                .any(|f| f.json == k && f.kind != Kind::Special);
     }
     if std::ptr::eq(d, &schema::MESSAGE) {
-        return k == "content" || d.fields.iter().any(|f| f.json == k && f.kind != Kind::Special);
+        return k == "content"
+            || d.fields
+                .iter()
+                .any(|f| f.json == k && f.kind != Kind::Special);
     }
     if std::ptr::eq(d, &schema::TOOL_CALL_RESULT) {
-        return k == "content" || d.fields.iter().any(|f| f.json == k && f.kind != Kind::Special);
+        return k == "content"
+            || d.fields
+                .iter()
+                .any(|f| f.json == k && f.kind != Kind::Special);
     }
     d.by_json(k).is_some()
 }
 
 fn join(path: &str, key: &str) -> String {
-    if path.is_empty() { key.to_string() } else { format!("{path}.{key}") }
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
 }

@@ -113,7 +113,10 @@ impl FrameDecoder {
     /// ```
     pub fn finish(&mut self) -> Result<(), ProtoError> {
         if !self.failed && (self.head_len > 0 || self.gathering) {
-            return Err(ProtoError::new(ProtoErrorKind::TruncatedFrame, self.offset as usize));
+            return Err(ProtoError::new(
+                ProtoErrorKind::TruncatedFrame,
+                self.offset as usize,
+            ));
         }
         Ok(())
     }
@@ -186,7 +189,10 @@ impl FrameFeed<'_, '_> {
         if len > d.max_frame {
             d.failed = true;
             return Some(Err(ProtoError::new(
-                ProtoErrorKind::FrameTooLarge { len: len as u64, max: d.max_frame },
+                ProtoErrorKind::FrameTooLarge {
+                    len: len as u64,
+                    max: d.max_frame,
+                },
                 (d.offset - 4) as usize,
             )));
         }

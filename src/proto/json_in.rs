@@ -28,7 +28,11 @@ impl<'a> J<'a> {
     /// The member `key` of an object (raw key text compared after unescaping).
     pub(crate) fn get(&self, key: &str) -> Option<&J<'a>> {
         match self {
-            J::Obj(m) => m.iter().rev().find(|(k, _)| unescape(k) == key).map(|(_, v)| v),
+            J::Obj(m) => m
+                .iter()
+                .rev()
+                .find(|(k, _)| unescape(k) == key)
+                .map(|(_, v)| v),
             _ => None,
         }
     }
@@ -120,18 +124,27 @@ impl<'a> Parser<'a> {
             Some(b'"') => Ok(J::Str(self.string()?)),
             Some(b'-' | b'0'..=b'9') => {
                 let start = self.pos;
-                while let Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') = self.s.get(self.pos) {
+                while let Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') =
+                    self.s.get(self.pos)
+                {
                     self.pos += 1;
                 }
                 let t = &self.text[start..self.pos];
-                if t.parse::<f64>().is_err() && !t.bytes().all(|c| c.is_ascii_digit() || c == b'-') {
-                    return Err(ProtoError::new(ProtoErrorKind::Json("invalid number"), start));
+                if t.parse::<f64>().is_err() && !t.bytes().all(|c| c.is_ascii_digit() || c == b'-')
+                {
+                    return Err(ProtoError::new(
+                        ProtoErrorKind::Json("invalid number"),
+                        start,
+                    ));
                 }
                 Ok(J::Num(t))
             }
             Some(b'[') => {
                 if depth >= self.max_depth {
-                    return Err(ProtoError::new(ProtoErrorKind::DepthLimit(self.max_depth), self.pos));
+                    return Err(ProtoError::new(
+                        ProtoErrorKind::DepthLimit(self.max_depth),
+                        self.pos,
+                    ));
                 }
                 self.pos += 1;
                 let mut items = Vec::new();
@@ -155,7 +168,10 @@ impl<'a> Parser<'a> {
             }
             Some(b'{') => {
                 if depth >= self.max_depth {
-                    return Err(ProtoError::new(ProtoErrorKind::DepthLimit(self.max_depth), self.pos));
+                    return Err(ProtoError::new(
+                        ProtoErrorKind::DepthLimit(self.max_depth),
+                        self.pos,
+                    ));
                 }
                 self.pos += 1;
                 let mut members = Vec::new();
@@ -206,10 +222,10 @@ impl<'a> Parser<'a> {
                 Some(k) => {
                     let end = i + k;
                     self.pos = end + 1;
-                    return self
-                        .text
-                        .get(start..end)
-                        .ok_or(ProtoError::new(ProtoErrorKind::Json("invalid string"), start));
+                    return self.text.get(start..end).ok_or(ProtoError::new(
+                        ProtoErrorKind::Json("invalid string"),
+                        start,
+                    ));
                 }
             }
             if i > self.s.len() {
@@ -227,9 +243,16 @@ mod tests {
     #[test]
     fn reads_and_bounds() {
         let j = parse(r#"{"a":[1,-2.5e3,"x\"y",true,null],"b":{}}"#, 8).unwrap();
-        assert_eq!(j.get("a").unwrap(), &J::Arr(vec![
-            J::Num("1"), J::Num("-2.5e3"), J::Str("x\\\"y"), J::Bool(true), J::Null
-        ]));
+        assert_eq!(
+            j.get("a").unwrap(),
+            &J::Arr(vec![
+                J::Num("1"),
+                J::Num("-2.5e3"),
+                J::Str("x\\\"y"),
+                J::Bool(true),
+                J::Null
+            ])
+        );
         assert!(parse("[[[[1]]]]", 3).is_err());
         assert!(parse("[1,", 3).is_err());
         assert!(parse("\"abc", 3).is_err());

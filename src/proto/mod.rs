@@ -126,10 +126,16 @@ impl fmt::Display for LossKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LossKind::InexactNumber(t) => {
-                write!(f, "the number {t} has no exact double; the nearest double is sent")
+                write!(
+                    f,
+                    "the number {t} has no exact double; the nearest double is sent"
+                )
             }
             LossKind::NumberOutOfRange(t) => {
-                write!(f, "the number {t} is beyond the range of a double; null is sent")
+                write!(
+                    f,
+                    "the number {t} is beyond the range of a double; null is sent"
+                )
             }
             LossKind::UnknownField(k) => {
                 write!(f, "the field `{k}` has no protobuf field; it is dropped")
@@ -202,13 +208,16 @@ impl fmt::Display for ProtoErrorKind {
             ProtoErrorKind::InvalidUtf8 => f.write_str("a string field is not valid UTF-8"),
             ProtoErrorKind::EmptyValue => f.write_str("a google.protobuf.Value has no kind set"),
             ProtoErrorKind::NonFiniteNumber(x) => {
-                write!(f, "the number {x} has no JSON form (NaN and infinities are not JSON)")
+                write!(
+                    f,
+                    "the number {x} has no JSON form (NaN and infinities are not JSON)"
+                )
             }
             ProtoErrorKind::DepthLimit(d) => write!(f, "values nested deeper than {d}"),
             ProtoErrorKind::Invalid(w) => write!(f, "invalid event: {w}"),
-            ProtoErrorKind::UnknownEventType => {
-                f.write_str("the frame holds no event type of AG-UI 1.0 (a later protocol's event?)")
-            }
+            ProtoErrorKind::UnknownEventType => f.write_str(
+                "the frame holds no event type of AG-UI 1.0 (a later protocol's event?)",
+            ),
             ProtoErrorKind::FrameTooLarge { len, max } => {
                 write!(f, "frame of {len} bytes is larger than the limit of {max}")
             }

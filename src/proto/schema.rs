@@ -65,13 +65,31 @@ impl Desc {
 
 macro_rules! f {
     ($n:literal, $j:literal, req $k:expr) => {
-        FieldDesc { num: $n, json: $j, kind: $k, repeated: false, optional: false }
+        FieldDesc {
+            num: $n,
+            json: $j,
+            kind: $k,
+            repeated: false,
+            optional: false,
+        }
     };
     ($n:literal, $j:literal, opt $k:expr) => {
-        FieldDesc { num: $n, json: $j, kind: $k, repeated: false, optional: true }
+        FieldDesc {
+            num: $n,
+            json: $j,
+            kind: $k,
+            repeated: false,
+            optional: true,
+        }
     };
     ($n:literal, $j:literal, rep $k:expr) => {
-        FieldDesc { num: $n, json: $j, kind: $k, repeated: true, optional: true }
+        FieldDesc {
+            num: $n,
+            json: $j,
+            kind: $k,
+            repeated: true,
+            optional: true,
+        }
     };
 }
 
@@ -260,84 +278,279 @@ macro_rules! event {
     };
 }
 
-event!(TEXT_MESSAGE_START, "TextMessageStartEvent", [
-    f!(2, "messageId", req Str), f!(3, "role", opt Str), f!(4, "name", opt Str),
-    f!(5, "subagentRunId", opt Str)]);
-event!(TEXT_MESSAGE_CONTENT, "TextMessageContentEvent", [
-    f!(2, "messageId", req Str), f!(3, "delta", req Str), f!(4, "subagentRunId", opt Str)]);
-event!(TEXT_MESSAGE_END, "TextMessageEndEvent", [
-    f!(2, "messageId", req Str), f!(3, "subagentRunId", opt Str)]);
-event!(TEXT_MESSAGE_CHUNK, "TextMessageChunkEvent", [
-    f!(2, "messageId", opt Str), f!(3, "role", opt Str), f!(4, "delta", opt Str),
-    f!(5, "name", opt Str), f!(6, "subagentRunId", opt Str)]);
-event!(TOOL_CALL_START, "ToolCallStartEvent", [
-    f!(2, "toolCallId", req Str), f!(3, "toolCallName", req Str),
-    f!(4, "parentMessageId", opt Str), f!(5, "subagentRunId", opt Str)]);
-event!(TOOL_CALL_ARGS, "ToolCallArgsEvent", [
-    f!(2, "toolCallId", req Str), f!(3, "delta", req Str), f!(4, "subagentRunId", opt Str)]);
-event!(TOOL_CALL_END, "ToolCallEndEvent", [
-    f!(2, "toolCallId", req Str), f!(3, "subagentRunId", opt Str)]);
-event!(TOOL_CALL_CHUNK, "ToolCallChunkEvent", [
-    f!(2, "toolCallId", opt Str), f!(3, "toolCallName", opt Str),
-    f!(4, "parentMessageId", opt Str), f!(5, "delta", opt Str),
-    f!(6, "subagentRunId", opt Str)]);
-event!(TOOL_CALL_RESULT, "ToolCallResultEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str), f!(4, "toolCallId", req Str),
-    f!(5, "content", opt Special), f!(6, "role", opt Str), f!(7, "contentParts", rep Special)]);
-event!(STATE_SNAPSHOT, "StateSnapshotEvent", [
-    f!(2, "snapshot", opt Value), f!(3, "subagentRunId", opt Str)]);
-event!(STATE_DELTA, "StateDeltaEvent", [
-    f!(2, "delta", rep Msg(&PATCH_OP)), f!(3, "subagentRunId", opt Str)]);
-event!(MESSAGES_SNAPSHOT, "MessagesSnapshotEvent", [f!(2, "messages", rep Msg(&MESSAGE))]);
-event!(ACTIVITY_SNAPSHOT, "ActivitySnapshotEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str),
-    f!(4, "activityType", req Str), f!(5, "content", opt Struct), f!(6, "replace", opt Bool)]);
-event!(ACTIVITY_DELTA, "ActivityDeltaEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str),
-    f!(4, "activityType", req Str), f!(5, "patch", rep Msg(&PATCH_OP))]);
-event!(RAW, "RawEvent", [
-    f!(2, "event", opt Value), f!(3, "source", opt Str), f!(4, "subagentRunId", opt Str)]);
-event!(CUSTOM, "CustomEvent", [
-    f!(2, "name", req Str), f!(3, "value", opt Value), f!(4, "subagentRunId", opt Str)]);
-event!(RUN_STARTED, "RunStartedEvent", [
-    f!(2, "threadId", req Str), f!(3, "runId", req Str), f!(4, "parentRunId", opt Str),
-    f!(5, "input", opt Msg(&RUN_AGENT_INPUT)), f!(6, "protocolVersion", opt Str)]);
+event!(
+    TEXT_MESSAGE_START,
+    "TextMessageStartEvent",
+    [
+        f!(2, "messageId", req Str),
+        f!(3, "role", opt Str),
+        f!(4, "name", opt Str),
+        f!(5, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    TEXT_MESSAGE_CONTENT,
+    "TextMessageContentEvent",
+    [
+        f!(2, "messageId", req Str),
+        f!(3, "delta", req Str),
+        f!(4, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    TEXT_MESSAGE_END,
+    "TextMessageEndEvent",
+    [f!(2, "messageId", req Str), f!(3, "subagentRunId", opt Str)]
+);
+event!(
+    TEXT_MESSAGE_CHUNK,
+    "TextMessageChunkEvent",
+    [
+        f!(2, "messageId", opt Str),
+        f!(3, "role", opt Str),
+        f!(4, "delta", opt Str),
+        f!(5, "name", opt Str),
+        f!(6, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    TOOL_CALL_START,
+    "ToolCallStartEvent",
+    [
+        f!(2, "toolCallId", req Str),
+        f!(3, "toolCallName", req Str),
+        f!(4, "parentMessageId", opt Str),
+        f!(5, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    TOOL_CALL_ARGS,
+    "ToolCallArgsEvent",
+    [
+        f!(2, "toolCallId", req Str),
+        f!(3, "delta", req Str),
+        f!(4, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    TOOL_CALL_END,
+    "ToolCallEndEvent",
+    [
+        f!(2, "toolCallId", req Str),
+        f!(3, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    TOOL_CALL_CHUNK,
+    "ToolCallChunkEvent",
+    [
+        f!(2, "toolCallId", opt Str),
+        f!(3, "toolCallName", opt Str),
+        f!(4, "parentMessageId", opt Str),
+        f!(5, "delta", opt Str),
+        f!(6, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    TOOL_CALL_RESULT,
+    "ToolCallResultEvent",
+    [
+        f!(2, "subagentRunId", opt Str),
+        f!(3, "messageId", req Str),
+        f!(4, "toolCallId", req Str),
+        f!(5, "content", opt Special),
+        f!(6, "role", opt Str),
+        f!(7, "contentParts", rep Special)
+    ]
+);
+event!(
+    STATE_SNAPSHOT,
+    "StateSnapshotEvent",
+    [
+        f!(2, "snapshot", opt Value),
+        f!(3, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    STATE_DELTA,
+    "StateDeltaEvent",
+    [
+        f!(2, "delta", rep Msg(&PATCH_OP)),
+        f!(3, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    MESSAGES_SNAPSHOT,
+    "MessagesSnapshotEvent",
+    [f!(2, "messages", rep Msg(&MESSAGE))]
+);
+event!(
+    ACTIVITY_SNAPSHOT,
+    "ActivitySnapshotEvent",
+    [
+        f!(2, "subagentRunId", opt Str),
+        f!(3, "messageId", req Str),
+        f!(4, "activityType", req Str),
+        f!(5, "content", opt Struct),
+        f!(6, "replace", opt Bool)
+    ]
+);
+event!(
+    ACTIVITY_DELTA,
+    "ActivityDeltaEvent",
+    [
+        f!(2, "subagentRunId", opt Str),
+        f!(3, "messageId", req Str),
+        f!(4, "activityType", req Str),
+        f!(5, "patch", rep Msg(&PATCH_OP))
+    ]
+);
+event!(
+    RAW,
+    "RawEvent",
+    [
+        f!(2, "event", opt Value),
+        f!(3, "source", opt Str),
+        f!(4, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    CUSTOM,
+    "CustomEvent",
+    [
+        f!(2, "name", req Str),
+        f!(3, "value", opt Value),
+        f!(4, "subagentRunId", opt Str)
+    ]
+);
+event!(
+    RUN_STARTED,
+    "RunStartedEvent",
+    [
+        f!(2, "threadId", req Str),
+        f!(3, "runId", req Str),
+        f!(4, "parentRunId", opt Str),
+        f!(5, "input", opt Msg(&RUN_AGENT_INPUT)),
+        f!(6, "protocolVersion", opt Str)
+    ]
+);
 // `outcome` (5), `interrupts` (6) and `pendingToolCallIds` (8) make the JSON `outcome`.
-event!(RUN_FINISHED, "RunFinishedEvent", [
-    f!(2, "threadId", req Str), f!(3, "runId", req Str), f!(4, "result", opt Value),
-    f!(5, "outcome", opt Special), f!(6, "interrupts", rep Msg(&INTERRUPT)),
-    f!(7, "usage", rep Msg(&USAGE)), f!(8, "pendingToolCallIds", rep Special)]);
-event!(RUN_ERROR, "RunErrorEvent", [
-    f!(2, "code", opt Str), f!(3, "message", req Str), f!(4, "usage", rep Msg(&USAGE))]);
-event!(STEP_STARTED, "StepStartedEvent", [
-    f!(2, "stepName", req Str), f!(3, "subagentRunId", opt Str)]);
-event!(STEP_FINISHED, "StepFinishedEvent", [
-    f!(2, "stepName", req Str), f!(3, "subagentRunId", opt Str)]);
-event!(REASONING_START, "ReasoningStartEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str)]);
-event!(REASONING_MESSAGE_START, "ReasoningMessageStartEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str), f!(4, "role", req Str)]);
-event!(REASONING_MESSAGE_CONTENT, "ReasoningMessageContentEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str), f!(4, "delta", req Str)]);
-event!(REASONING_MESSAGE_END, "ReasoningMessageEndEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str)]);
-event!(REASONING_MESSAGE_CHUNK, "ReasoningMessageChunkEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "messageId", opt Str), f!(4, "delta", opt Str)]);
-event!(REASONING_END, "ReasoningEndEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str)]);
-event!(REASONING_ENCRYPTED_VALUE, "ReasoningEncryptedValueEvent", [
-    f!(2, "subagentRunId", opt Str), f!(3, "subtype", req Str), f!(4, "entityId", req Str),
-    f!(5, "encryptedValue", req Str)]);
-event!(SUBAGENT_STARTED, "SubagentStartedEvent", [
-    f!(2, "subagentRunId", req Str), f!(3, "name", req Str), f!(4, "description", opt Str),
-    f!(5, "parentSubagentRunId", opt Str), f!(6, "parentToolCallId", opt Str),
-    f!(7, "parentMessageId", opt Str)]);
+event!(
+    RUN_FINISHED,
+    "RunFinishedEvent",
+    [
+        f!(2, "threadId", req Str),
+        f!(3, "runId", req Str),
+        f!(4, "result", opt Value),
+        f!(5, "outcome", opt Special),
+        f!(6, "interrupts", rep Msg(&INTERRUPT)),
+        f!(7, "usage", rep Msg(&USAGE)),
+        f!(8, "pendingToolCallIds", rep Special)
+    ]
+);
+event!(
+    RUN_ERROR,
+    "RunErrorEvent",
+    [
+        f!(2, "code", opt Str),
+        f!(3, "message", req Str),
+        f!(4, "usage", rep Msg(&USAGE))
+    ]
+);
+event!(
+    STEP_STARTED,
+    "StepStartedEvent",
+    [f!(2, "stepName", req Str), f!(3, "subagentRunId", opt Str)]
+);
+event!(
+    STEP_FINISHED,
+    "StepFinishedEvent",
+    [f!(2, "stepName", req Str), f!(3, "subagentRunId", opt Str)]
+);
+event!(
+    REASONING_START,
+    "ReasoningStartEvent",
+    [f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str)]
+);
+event!(
+    REASONING_MESSAGE_START,
+    "ReasoningMessageStartEvent",
+    [
+        f!(2, "subagentRunId", opt Str),
+        f!(3, "messageId", req Str),
+        f!(4, "role", req Str)
+    ]
+);
+event!(
+    REASONING_MESSAGE_CONTENT,
+    "ReasoningMessageContentEvent",
+    [
+        f!(2, "subagentRunId", opt Str),
+        f!(3, "messageId", req Str),
+        f!(4, "delta", req Str)
+    ]
+);
+event!(
+    REASONING_MESSAGE_END,
+    "ReasoningMessageEndEvent",
+    [f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str)]
+);
+event!(
+    REASONING_MESSAGE_CHUNK,
+    "ReasoningMessageChunkEvent",
+    [
+        f!(2, "subagentRunId", opt Str),
+        f!(3, "messageId", opt Str),
+        f!(4, "delta", opt Str)
+    ]
+);
+event!(
+    REASONING_END,
+    "ReasoningEndEvent",
+    [f!(2, "subagentRunId", opt Str), f!(3, "messageId", req Str)]
+);
+event!(
+    REASONING_ENCRYPTED_VALUE,
+    "ReasoningEncryptedValueEvent",
+    [
+        f!(2, "subagentRunId", opt Str),
+        f!(3, "subtype", req Str),
+        f!(4, "entityId", req Str),
+        f!(5, "encryptedValue", req Str)
+    ]
+);
+event!(
+    SUBAGENT_STARTED,
+    "SubagentStartedEvent",
+    [
+        f!(2, "subagentRunId", req Str),
+        f!(3, "name", req Str),
+        f!(4, "description", opt Str),
+        f!(5, "parentSubagentRunId", opt Str),
+        f!(6, "parentToolCallId", opt Str),
+        f!(7, "parentMessageId", opt Str)
+    ]
+);
 // `outcome` (4) and `interruptIds` (5) make the JSON `outcome`.
-event!(SUBAGENT_FINISHED, "SubagentFinishedEvent", [
-    f!(2, "subagentRunId", req Str), f!(3, "result", opt Value), f!(4, "outcome", opt Special),
-    f!(5, "interruptIds", rep Special)]);
-event!(SUBAGENT_ERROR, "SubagentErrorEvent", [
-    f!(2, "subagentRunId", req Str), f!(3, "message", req Str), f!(4, "code", opt Str)]);
+event!(
+    SUBAGENT_FINISHED,
+    "SubagentFinishedEvent",
+    [
+        f!(2, "subagentRunId", req Str),
+        f!(3, "result", opt Value),
+        f!(4, "outcome", opt Special),
+        f!(5, "interruptIds", rep Special)
+    ]
+);
+event!(
+    SUBAGENT_ERROR,
+    "SubagentErrorEvent",
+    [
+        f!(2, "subagentRunId", req Str),
+        f!(3, "message", req Str),
+        f!(4, "code", opt Str)
+    ]
+);
 
 use crate::EventType;
 
@@ -370,12 +583,37 @@ pub(crate) static ENVELOPE: [(u32, EventType, u32, &Desc); 31] = [
     (23, EventType::ActivitySnapshot, 22, &ACTIVITY_SNAPSHOT),
     (24, EventType::ActivityDelta, 23, &ACTIVITY_DELTA),
     (25, EventType::ReasoningStart, 24, &REASONING_START),
-    (26, EventType::ReasoningMessageStart, 25, &REASONING_MESSAGE_START),
-    (27, EventType::ReasoningMessageContent, 26, &REASONING_MESSAGE_CONTENT),
-    (28, EventType::ReasoningMessageEnd, 27, &REASONING_MESSAGE_END),
-    (29, EventType::ReasoningMessageChunk, 28, &REASONING_MESSAGE_CHUNK),
+    (
+        26,
+        EventType::ReasoningMessageStart,
+        25,
+        &REASONING_MESSAGE_START,
+    ),
+    (
+        27,
+        EventType::ReasoningMessageContent,
+        26,
+        &REASONING_MESSAGE_CONTENT,
+    ),
+    (
+        28,
+        EventType::ReasoningMessageEnd,
+        27,
+        &REASONING_MESSAGE_END,
+    ),
+    (
+        29,
+        EventType::ReasoningMessageChunk,
+        28,
+        &REASONING_MESSAGE_CHUNK,
+    ),
     (30, EventType::ReasoningEnd, 29, &REASONING_END),
-    (31, EventType::ReasoningEncryptedValue, 30, &REASONING_ENCRYPTED_VALUE),
+    (
+        31,
+        EventType::ReasoningEncryptedValue,
+        30,
+        &REASONING_ENCRYPTED_VALUE,
+    ),
 ];
 
 /// The envelope entry of an event type.

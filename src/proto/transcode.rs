@@ -2,7 +2,10 @@
 
 use bumpalo::Bump;
 
-use super::{DecodeOptions, EncodeOptions, FrameDecoder, Loss, ProtoError, ProtoErrorKind, ProtoEvent, encode_json};
+use super::{
+    DecodeOptions, EncodeOptions, FrameDecoder, Loss, ProtoError, ProtoErrorKind, ProtoEvent,
+    encode_json,
+};
 use crate::Event;
 use crate::sse::{SseDecoder, SseOptions};
 
@@ -64,14 +67,17 @@ impl SseToProto {
         let mut losses = Vec::new();
         let mut feed = self.sse.feed(chunk);
         while let Some(frame) = feed.next() {
-            let frame = frame.map_err(|e| ProtoError::new(ProtoErrorKind::Event(e.to_string()), e.offset() as usize))?;
+            let frame = frame.map_err(|e| {
+                ProtoError::new(ProtoErrorKind::Event(e.to_string()), e.offset() as usize)
+            })?;
             if frame.data.is_empty() {
                 continue;
             }
             let at = frame.data_offset as usize;
             self.arena.reset();
-            Event::parse(frame.data, &self.arena)
-                .map_err(|e| ProtoError::new(ProtoErrorKind::Event(e.to_string()), at + e.offset()))?;
+            Event::parse(frame.data, &self.arena).map_err(|e| {
+                ProtoError::new(ProtoErrorKind::Event(e.to_string()), at + e.offset())
+            })?;
             let mut l = encode_json(frame.data, out, &self.opts).map_err(|e| e.at(at))?;
             losses.append(&mut l);
             self.events += 1;

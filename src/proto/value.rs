@@ -73,7 +73,9 @@ pub struct ListView<'a> {
 
 pub(crate) fn utf8(bytes: &[u8], at: usize) -> Result<&str, ProtoError> {
     simdutf8::basic::from_utf8(bytes).map_err(|_| {
-        let bad = std::str::from_utf8(bytes).err().map_or(0, |e| e.valid_up_to());
+        let bad = std::str::from_utf8(bytes)
+            .err()
+            .map_or(0, |e| e.valid_up_to());
         ProtoError::new(ProtoErrorKind::InvalidUtf8, at + bad)
     })
 }
@@ -119,7 +121,9 @@ impl<'a> StructView<'a> {
 
     /// The entries in wire order: key and value (`None` for a value with no kind set, which
     /// the JSON text leaves out). A key that appears twice appears twice here.
-    pub fn entries(&self) -> impl Iterator<Item = Result<(&'a str, Option<ValueView<'a>>), ProtoError>> + 'a {
+    pub fn entries(
+        &self,
+    ) -> impl Iterator<Item = Result<(&'a str, Option<ValueView<'a>>), ProtoError>> + 'a {
         let outer = self.bytes;
         Fields::new(outer, 0).filter_map(move |f| match f {
             Err(e) => Some(Err(e)),
@@ -287,7 +291,13 @@ fn open<'a>(
     max_depth: usize,
     outer: &[u8],
 ) -> Result<Option<Frame<'a>>, ProtoError> {
-    let at = |b: &[u8]| if outer.is_empty() { 0 } else { offset_of(outer, b) };
+    let at = |b: &[u8]| {
+        if outer.is_empty() {
+            0
+        } else {
+            offset_of(outer, b)
+        }
+    };
     Ok(match v {
         ValueView::Null => {
             out.extend_from_slice(b"null");
@@ -308,7 +318,10 @@ fn open<'a>(
         ValueView::Struct(StructView { bytes: b }) | ValueView::List(ListView { bytes: b })
             if depth >= max_depth =>
         {
-            return Err(ProtoError::new(ProtoErrorKind::DepthLimit(max_depth), at(b)));
+            return Err(ProtoError::new(
+                ProtoErrorKind::DepthLimit(max_depth),
+                at(b),
+            ));
         }
         ValueView::Struct(s) => {
             out.push(b'{');
@@ -342,7 +355,9 @@ pub(crate) fn write_value_view(
                     None => break None,
                     Some(f) => {
                         let f = f?;
-                        let (1, RawValue::Len(entry)) = (f.number, f.value) else { continue };
+                        let (1, RawValue::Len(entry)) = (f.number, f.value) else {
+                            continue;
+                        };
                         let (key, value) = struct_entry(entry, entry)?;
                         let Some(value) = value else { continue };
                         if !*first {
@@ -360,7 +375,9 @@ pub(crate) fn write_value_view(
                     None => break None,
                     Some(f) => {
                         let f = f?;
-                        let (1, RawValue::Len(v)) = (f.number, f.value) else { continue };
+                        let (1, RawValue::Len(v)) = (f.number, f.value) else {
+                            continue;
+                        };
                         if !*first {
                             out.push(b',');
                         }
@@ -400,7 +417,11 @@ pub(crate) struct LossSink<'r> {
 }
 
 impl LossSink<'_> {
-    pub(crate) fn lose(&mut self, kind: LossKind, path: &dyn Fn() -> String) -> Result<(), ProtoError> {
+    pub(crate) fn lose(
+        &mut self,
+        kind: LossKind,
+        path: &dyn Fn() -> String,
+    ) -> Result<(), ProtoError> {
         if self.fail {
             return Err(ProtoError::new(ProtoErrorKind::Lossy(kind, path()), 0));
         }
@@ -448,7 +469,9 @@ fn normalize(s: &str) -> (bool, Vec<u8>, i64) {
         _ => (false, exp),
     };
     for &d in edigits {
-        e = e.saturating_mul(10).saturating_add(i64::from(d.wrapping_sub(b'0')));
+        e = e
+            .saturating_mul(10)
+            .saturating_add(i64::from(d.wrapping_sub(b'0')));
     }
     if eneg {
         e = -e;
@@ -456,8 +479,13 @@ fn normalize(s: &str) -> (bool, Vec<u8>, i64) {
     let point = mant.iter().position(|&c| c == b'.').unwrap_or(mant.len());
     let digits: Vec<u8> = mant.iter().copied().filter(|&c| c != b'.').collect();
     let lead = digits.iter().position(|&c| c != b'0');
-    let Some(lead) = lead else { return (neg, Vec::new(), 0) };
-    let end = digits.iter().rposition(|&c| c != b'0').map_or(lead, |i| i + 1);
+    let Some(lead) = lead else {
+        return (neg, Vec::new(), 0);
+    };
+    let end = digits
+        .iter()
+        .rposition(|&c| c != b'0')
+        .map_or(lead, |i| i + 1);
     let pos = (point as i64 - lead as i64).saturating_add(e);
     (neg, digits[lead..end].to_vec(), pos)
 }

@@ -212,7 +212,9 @@ impl<'a> Iterator for Fields<'a> {
                         self.pos += b.len();
                         RawValue::Len(b)
                     }
-                    None => return self.fail(value_start, "length runs past the end of its message"),
+                    None => {
+                        return self.fail(value_start, "length runs past the end of its message");
+                    }
                 }
             }
             WireType::StartGroup => {
