@@ -219,10 +219,11 @@ fn invalid_samples_exit_1_at_their_path() {
     }
 }
 
+/// Usage errors exit 2 with one `error:` line and one `hint:` line (no usage dump); I/O errors
+/// exit 2 with one `error:` line.
 #[test]
 fn usage_errors_exit_2() {
     let cases: &[&[&str]] = &[
-        &[],
         &["frobnicate", "samples/conversation.json"],
         &["validate"],
         &[
@@ -233,20 +234,89 @@ fn usage_errors_exit_2() {
         &["validate", "--bogus", "samples/conversation.json"],
         &["validate", "--kind", "event", "samples/conversation.json"],
         &["validate", "samples/conversation.json", "--kind"],
-        &["validate", "samples/no-such-file.json"],
         &["inspect"],
-        &["inspect", "--kind", "input", "samples/conversation.json"],
-        &["inspect", "samples/no-such-file.json"],
+        &["extract", "samples/conversation.json"],
+        &["offload", "--out", "x", "samples/conversation.json"],
     ];
     for args in cases {
         let out = run(args);
         assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
-        assert!(stderr(&out).contains("usage: agui-wire"), "{args:?}");
+        let err = stderr(&out);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {err}");
+        assert!(lines[0].starts_with("error: "), "{args:?}: {err}");
+        assert!(lines[1].starts_with("hint: "), "{args:?}: {err}");
+        assert!(lines[1].contains("--help"), "{args:?}: {err}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+    // A near miss is named.
+    let out = run(&["validate", "--stric", "samples/conversation.json"]);
+    assert!(stderr(&out).contains("'--strict'"), "{}", stderr(&out));
+    // I/O errors: one line, no usage.
+    for args in [
+        &["validate", "samples/no-such-file.json"][..],
+        &["inspect", "samples/no-such-file.json"],
+        &["write", "samples/no-such-file.json"],
+        &["events", "samples/no-such-file.json"],
+    ] {
+        let out = run(args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out).lines().collect::<Vec<_>>(),
+            [
+                "error: cannot read samples/no-such-file.json: No such file or directory (os error 2)"
+            ],
+            "{args:?}"
+        );
+    }
+    // No arguments: the help, on stderr, exit 2.
+    let out = run(&[]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("Usage: agui-wire <COMMAND>"));
+}
+
+/// `--help` on every command (with an example), `help COMMAND`, `--version`, completions.
+#[test]
+fn help_version_and_completions() {
     let out = run(&["--help"]);
     assert_eq!(code(&out), 0);
-    assert!(stdout(&out).starts_with("usage: agui-wire"));
+    let top = stdout(&out);
+    assert!(top.contains("Usage: agui-wire <COMMAND>"), "{top}");
+    for command in [
+        "validate",
+        "inspect",
+        "write",
+        "extract",
+        "offload",
+        "events",
+        "completions",
+    ] {
+        assert!(top.contains(&format!("\n  {command} ")), "{command}: {top}");
+        for args in [&[command, "--help"][..], &["help", command]] {
+            let out = run(args);
+            assert_eq!(code(&out), 0, "{args:?}");
+            let text = stdout(&out);
+            assert!(
+                text.contains(&format!("Usage: agui-wire {command}")),
+                "{args:?}: {text}"
+            );
+            assert!(
+                text.contains(&format!("Examples:\n  agui-wire {command} ")),
+                "{args:?}: {text}"
+            );
+        }
+    }
+    let out = run(&["--version"]);
+    assert_eq!(code(&out), 0);
+    assert_eq!(
+        stdout(&out),
+        format!("agui-wire {}\n", env!("CARGO_PKG_VERSION"))
+    );
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run(&["completions", shell]);
+        assert_eq!(code(&out), 0, "{shell}");
+        assert!(stdout(&out).contains("validate"), "{shell}");
+    }
 }
 
 /// What `inspect --json` must say about a RunAgentInput sample.

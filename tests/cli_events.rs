@@ -121,14 +121,21 @@ fn usage_and_io_errors_exit_2() {
     ] {
         let out = run(args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(text(&out.stderr).contains("events [--reduce] [--lenient] FILE|-"));
+        assert!(text(&out.stderr).starts_with("error: "), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("`agui-wire events --help`"),
+            "{args:?}"
+        );
     }
     let out = run(&["events", "/nonexistent/stream.sse"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).starts_with("agui-wire: cannot read /nonexistent/stream.sse"));
-    let out = run(&["--help"], "");
+    assert_eq!(
+        text(&out.stderr),
+        "error: cannot read /nonexistent/stream.sse: No such file or directory (os error 2)\n"
+    );
+    let out = run(&["events", "--help"], "");
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).contains("events [--reduce] [--lenient] FILE|-"));
+    assert!(text(&out.stdout).contains("Usage: agui-wire events [OPTIONS] <FILE>"));
 }
 
 #[test]

@@ -2,125 +2,109 @@
 //!
 //! Exit codes: 0 success, 1 invalid input (the error on stderr as
 //! `error: <what> at <json path> (byte <offset>)`), 2 usage or I/O errors.
+//!
+//! Each command group lives in its own file (`cmd_*.rs`) with its clap arguments struct and a
+//! `run` function; adding a command is adding a file and a variant of [`Command`].
 
+mod cmd_completions;
 mod cmd_events;
 mod cmd_inspect;
 mod cmd_media;
+mod cmd_validate;
 mod cmd_write;
 
 use std::io::Read;
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: agui-wire <command> [options] FILE|-
+use clap::{Parser, Subcommand, ValueEnum};
 
-commands:
-  validate [--kind input|capabilities] [--strict] [--lenient] FILE|-
-        exit 0 if FILE is a valid RunAgentInput (or AgentCapabilities), 1 if not;
-        --strict also validates every inline media payload and warns when a declared
-        mimeType does not match the bytes
-  inspect [--json] [--lenient] FILE|-
-        summarise a RunAgentInput: ids, messages per role, tools, content parts (with decoded
-        size and detected format of inline media), raw field sizes
-  extract --out DIR [--lenient] FILE|-
-        write every inline media part to DIR, one file per part named after its JSON path
-  offload --out DIR --base-url URL [--lenient] FILE|-
-        write every inline media part to DIR and print the document with those parts turned
-        into url sources pointing at URL/<file name>
-  write [--kind input|capabilities] [--lenient] FILE|-
-        parse FILE and write it to stdout as compact JSON (byte for byte if already compact)
-  events [--reduce] [--lenient] FILE|-
-        read an AG-UI event stream (SSE) and print each event as one line of compact JSON;
-        --reduce prints instead the final {\"messages\": [...], \"state\": ...} the events build
+const AFTER_HELP: &str = "\
+FILE may be `-` for standard input. --lenient reads `null` in optional fields as absent (as the
+Python SDK does); by default it is an error, as the protocol and the TypeScript SDK say.
 
-FILE may be `-` for standard input. --lenient reads `null` in optional fields as absent
-(as the Python SDK does); by default it is an error, as the protocol and the TypeScript SDK say.";
+Exit codes: 0 success, 1 invalid input (`error: <what> at <json path> (byte <offset>)`),
+2 usage or I/O errors.
 
-/// A failure of a command: invalid input (exit 1) or a usage / I/O problem (exit 2).
+Examples:
+  agui-wire inspect samples/conversation.json
+  agui-wire validate --strict samples/conversation.json
+  curl -sN http://agent/run | agui-wire events -";
+
+/// Validate, inspect and rewrite AG-UI payloads (RunAgentInput, AgentCapabilities, event
+/// streams).
+#[derive(Parser)]
+#[command(
+    name = "agui-wire",
+    version,
+    propagate_version = true,
+    arg_required_else_help = true,
+    after_help = AFTER_HELP
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Validate(cmd_validate::Validate),
+    Inspect(cmd_inspect::Inspect),
+    Write(cmd_write::Write),
+    Extract(cmd_media::Extract),
+    Offload(cmd_write::Offload),
+    Events(cmd_events::Events),
+    Completions(cmd_completions::Completions),
+}
+
+/// The input document and how strictly to read it, shared by the document commands.
+#[derive(clap::Args)]
+pub(crate) struct InputArgs {
+    /// The JSON document to read, or `-` for standard input
+    #[arg(value_name = "FILE")]
+    pub(crate) file: String,
+    /// Read `null` in optional fields as absent (as the Python SDK does)
+    #[arg(long)]
+    pub(crate) lenient: bool,
+}
+
+impl InputArgs {
+    pub(crate) fn options(&self) -> agui_wire::ParseOptions {
+        parse_options(self.lenient)
+    }
+
+    pub(crate) fn read(&self) -> Result<Vec<u8>, Failure> {
+        read_input(&self.file)
+    }
+}
+
+/// `ParseOptions` for `--lenient` or not.
+pub(crate) fn parse_options(lenient: bool) -> agui_wire::ParseOptions {
+    if lenient {
+        agui_wire::ParseOptions::lenient()
+    } else {
+        agui_wire::ParseOptions::default()
+    }
+}
+
+/// Which document a JSON file holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+pub(crate) enum Kind {
+    /// A RunAgentInput (the body of a run request)
+    #[value(alias = "run-agent-input")]
+    Input,
+    /// An AgentCapabilities document
+    Capabilities,
+}
+
+/// A failure of a command: invalid input (exit 1) or an I/O problem (exit 2).
 pub(crate) enum Failure {
     Invalid(String),
-    Usage(String),
+    Io(String),
 }
 
 impl From<agui_wire::Error> for Failure {
     fn from(e: agui_wire::Error) -> Self {
         Failure::Invalid(e.to_string())
-    }
-}
-
-/// Command-line arguments split into flags (with optional values) and positionals.
-pub(crate) struct Args {
-    pub(crate) flags: Vec<(String, Option<String>)>,
-    pub(crate) positional: Vec<String>,
-}
-
-impl Args {
-    /// Parses `args`; `with_value` lists the flags that take a value.
-    pub(crate) fn parse(
-        args: &[String],
-        with_value: &[&str],
-        known: &[&str],
-    ) -> Result<Args, Failure> {
-        let mut flags = Vec::new();
-        let mut positional = Vec::new();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            if a == "-" || !a.starts_with('-') {
-                positional.push(a.clone());
-                continue;
-            }
-            let (name, inline) = match a.split_once('=') {
-                Some((n, v)) => (n.to_string(), Some(v.to_string())),
-                None => (a.clone(), None),
-            };
-            if !known.contains(&name.as_str()) && !with_value.contains(&name.as_str()) {
-                return Err(Failure::Usage(format!("unknown option {name}")));
-            }
-            if with_value.contains(&name.as_str()) {
-                let v = match inline {
-                    Some(v) => v,
-                    None => it
-                        .next()
-                        .cloned()
-                        .ok_or_else(|| Failure::Usage(format!("{name} needs a value")))?,
-                };
-                flags.push((name, Some(v)));
-            } else {
-                flags.push((name, None));
-            }
-        }
-        Ok(Args { flags, positional })
-    }
-
-    pub(crate) fn has(&self, name: &str) -> bool {
-        self.flags.iter().any(|(n, _)| n == name)
-    }
-
-    pub(crate) fn value(&self, name: &str) -> Option<&str> {
-        self.flags
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, v)| v.as_deref())
-    }
-
-    /// The single FILE|- argument.
-    pub(crate) fn file(&self) -> Result<&str, Failure> {
-        match self.positional.as_slice() {
-            [f] => Ok(f),
-            [] => Err(Failure::Usage(
-                "missing FILE (or - for standard input)".into(),
-            )),
-            _ => Err(Failure::Usage("expected exactly one FILE".into())),
-        }
-    }
-
-    pub(crate) fn options(&self) -> agui_wire::ParseOptions {
-        if self.has("--lenient") {
-            agui_wire::ParseOptions::lenient()
-        } else {
-            agui_wire::ParseOptions::default()
-        }
     }
 }
 
@@ -130,55 +114,86 @@ pub(crate) fn read_input(path: &str) -> Result<Vec<u8>, Failure> {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
-            .map_err(|e| Failure::Usage(format!("cannot read standard input: {e}")))?;
+            .map_err(|e| Failure::Io(format!("cannot read standard input: {e}")))?;
         Ok(buf)
     } else {
-        std::fs::read(path).map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))
+        std::fs::read(path).map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))
     }
 }
 
-fn validate(args: &[String]) -> Result<(), Failure> {
-    let args = Args::parse(args, &["--kind"], &["--lenient", "--strict"])?;
-    let bytes = read_input(args.file()?)?;
-    let opts = args.options();
-    let arena = agui_wire::Bump::new();
-    match args.value("--kind").unwrap_or("input") {
-        "input" | "run-agent-input" => {
-            let input = agui_wire::RunAgentInput::parse_with(&bytes, &arena, &opts)?;
-            if args.has("--strict") {
-                cmd_media::strict_media(&input, &bytes)?;
+/// A usage error from clap, made short: one `error:` line, then one `hint:` line (clap's tip,
+/// or the command's usage line) that says where the full help is.
+fn short_usage_error(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let mut error = String::new();
+    let mut tip = None;
+    let mut usage = None;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(rest) = line.strip_prefix("error: ") {
+            error = rest.to_string();
+        } else if let Some(rest) = line.strip_prefix("tip: ") {
+            // "to pass '--x' as a value, use '-- --x'" helps nobody here.
+            if !rest.starts_with("to pass ") {
+                tip.get_or_insert_with(|| rest.to_string());
             }
-        }
-        "capabilities" => {
-            agui_wire::AgentCapabilities::parse_with(&bytes, &arena, &opts)?;
-        }
-        other => {
-            return Err(Failure::Usage(format!(
-                "unknown --kind {other:?} (expected input or capabilities)"
-            )));
+        } else if let Some(rest) = line.strip_prefix("Usage: ") {
+            usage.get_or_insert_with(|| rest.to_string());
+        } else if usage.is_none() && !line.starts_with("For more information") {
+            // `[possible values: ...]`, or the missing arguments listed under the error.
+            if line.starts_with('[') || error.ends_with(':') {
+                error.push(' ');
+            } else {
+                error.push_str(", ");
+            }
+            error.push_str(line);
         }
     }
-    Ok(())
+    let help = format!("`{} --help`", command_path());
+    let hint = match (tip, usage) {
+        (Some(tip), _) => format!("{tip} (more with {help})"),
+        (None, Some(usage)) => format!("usage: {usage} (more with {help})"),
+        (None, None) => format!("{help} lists the options"),
+    };
+    format!("error: {error}\nhint: {hint}")
+}
+
+/// `agui-wire` and the subcommand named on the command line, if any.
+fn command_path() -> String {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let sub = std::env::args()
+        .skip(1)
+        .find(|a| cli.get_subcommands().any(|c| c.get_name() == a));
+    match sub {
+        Some(sub) => format!("agui-wire {sub}"),
+        None => "agui-wire".to_string(),
+    }
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((cmd, rest)) = args.split_first() else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let result = match cmd.as_str() {
-        "validate" => validate(rest),
-        "inspect" => cmd_inspect::run(rest),
-        "write" => cmd_write::write(rest),
-        "offload" => cmd_write::offload(rest, cmd_media::decode_source),
-        "extract" => cmd_media::extract(rest),
-        "events" => cmd_events::run(rest),
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(())
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            match e.kind() {
+                ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+                _ => {
+                    eprintln!("{}", short_usage_error(&e));
+                    return ExitCode::from(2);
+                }
+            }
         }
-        other => Err(Failure::Usage(format!("unknown command {other:?}"))),
+    };
+    let result = match cli.command {
+        Command::Validate(a) => cmd_validate::run(a),
+        Command::Inspect(a) => cmd_inspect::run(a),
+        Command::Write(a) => cmd_write::write(a),
+        Command::Extract(a) => cmd_media::extract(a),
+        Command::Offload(a) => cmd_write::offload(a, cmd_media::decode_source),
+        Command::Events(a) => cmd_events::run(a),
+        Command::Completions(a) => cmd_completions::run::<Cli>(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -186,9 +201,20 @@ fn main() -> ExitCode {
             eprintln!("error: {msg}");
             ExitCode::from(1)
         }
-        Err(Failure::Usage(msg)) => {
-            eprintln!("agui-wire: {msg}\n\n{USAGE}");
+        Err(Failure::Io(msg)) => {
+            eprintln!("error: {msg}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
     }
 }

@@ -13,23 +13,48 @@ use agui_wire::reducer::Reducer;
 use agui_wire::sse::{SseErrorKind, SseReadError, SseReader};
 use agui_wire::{Bump, Event, ParseOptions, WriteJson};
 
-use crate::{Args, Failure};
+use crate::Failure;
 
-/// Runs `agui-wire events [--reduce] [--lenient] FILE|-`.
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let args = Args::parse(args, &[], &["--reduce", "--lenient"])?;
-    let path = args.file()?;
+/// Read an AG-UI event stream (Server-Sent Events) and print each event as one line of JSON
+///
+/// Each event is printed as compact JSON on its own line as soon as its frame is complete.
+/// `--reduce` prints instead the final `{"messages": [...], "state": ...}` the events build,
+/// as the TypeScript client would hold it. An invalid stream fails with
+/// `error: event <index>: <what>` (exit 1).
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  agui-wire events samples/run.sse
+  agui-wire events --reduce samples/run.sse
+  curl -sN -H 'Accept: text/event-stream' -d @samples/conversation.json http://agent/run \\
+    | agui-wire events -")]
+pub(crate) struct Events {
+    /// Print the messages and state the events build instead of the events
+    #[arg(long)]
+    reduce: bool,
+    /// Read `null` in optional fields as absent (as the Python SDK does)
+    #[arg(long)]
+    lenient: bool,
+    /// The SSE stream to read, or `-` for standard input
+    #[arg(value_name = "FILE")]
+    file: String,
+}
+
+/// Runs `agui-wire events`.
+pub(crate) fn run(args: Events) -> Result<(), Failure> {
+    let path = args.file.as_str();
     let input: Box<dyn Read> = if path == "-" {
         Box::new(io::stdin().lock())
     } else {
         Box::new(
             std::fs::File::open(path)
-                .map_err(|e| Failure::Usage(format!("cannot read {path}: {e}")))?,
+                .map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))?,
         )
     };
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let result = events(input, args.has("--reduce"), &args.options(), &mut out)
+    let options = crate::parse_options(args.lenient);
+    let result = events(input, args.reduce, &options, &mut out)
         .and_then(|()| out.flush().map_err(write_failure));
     // Whatever was printed before a failure stays printed.
     let _ = out.flush();
@@ -56,7 +81,7 @@ fn write_failure(e: io::Error) -> Stop {
     if e.kind() == io::ErrorKind::BrokenPipe {
         Stop::Closed
     } else {
-        Stop::Fail(Failure::Usage(format!("cannot write the output: {e}")))
+        Stop::Fail(Failure::Io(format!("cannot write the output: {e}")))
     }
 }
 
@@ -75,7 +100,7 @@ fn events(
         let frame = match frame {
             Ok(frame) => frame,
             Err(SseReadError::Io(e)) => {
-                return Err(Failure::Usage(format!("cannot read the stream: {e}")).into());
+                return Err(Failure::Io(format!("cannot read the stream: {e}")).into());
             }
             Err(SseReadError::Sse(e)) if matches!(e.kind(), SseErrorKind::Incomplete { .. }) => {
                 eprintln!("warning: {e}; that event is dropped");

@@ -3,7 +3,7 @@
 use agui_wire::{Content, InputContent, InputContentSource, Message, RunAgentInput, Str};
 use serde_json::{Map, Value, json};
 
-use crate::{Args, Failure, read_input};
+use crate::{Failure, InputArgs};
 
 /// One content part, as reported.
 struct PartInfo {
@@ -70,11 +70,28 @@ fn part_info(path: String, part: &InputContent<'_>) -> PartInfo {
     }
 }
 
-pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
-    let args = Args::parse(args, &[], &["--json", "--lenient"])?;
-    let bytes = read_input(args.file()?)?;
+/// Summarise a RunAgentInput
+///
+/// Prints the thread and run ids, messages per role, tools, every content part (path, type,
+/// mime type, source, encoded and decoded size, detected format of inline media) and the size
+/// of each raw JSON field.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  agui-wire inspect samples/conversation.json
+  agui-wire inspect --json samples/conversation.json | jq .contentParts")]
+pub(crate) struct Inspect {
+    /// Print the summary as one JSON object
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+pub(crate) fn run(args: Inspect) -> Result<(), Failure> {
+    let bytes = args.input.read()?;
     let arena = agui_wire::Bump::new();
-    let input = RunAgentInput::parse_with(&bytes, &arena, &args.options())?;
+    let input = RunAgentInput::parse_with(&bytes, &arena, &args.input.options())?;
 
     let mut per_role: Vec<(&'static str, usize)> = agui_wire::Role::ALL
         .iter()
@@ -142,7 +159,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), Failure> {
         }
     }
 
-    if args.has("--json") {
+    if args.json {
         let mut roles = Map::new();
         for (r, n) in &per_role {
             roles.insert((*r).to_string(), json!(n));

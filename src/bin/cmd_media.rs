@@ -6,7 +6,7 @@ use std::path::Path;
 use agui_wire::media::{MediaView, check_media, media_parts};
 use agui_wire::{Bump, InputContentSource, RunAgentInput};
 
-use crate::{Args, Failure, read_input};
+use crate::{Failure, InputArgs};
 
 /// Decodes a source's inline bytes (a data source or a `data:` URL) for `offload`.
 pub(crate) fn decode_source(
@@ -41,18 +41,30 @@ fn file_name(path: &str, ext: &str) -> String {
     format!("{stem}.{ext}")
 }
 
-/// `agui-wire extract FILE|- --out DIR`: every inline media part to a file of its own.
-pub(crate) fn extract(args: &[String]) -> Result<(), Failure> {
-    let args = Args::parse(args, &["--out"], &["--lenient"])?;
-    let dir = args
-        .value("--out")
-        .ok_or_else(|| Failure::Usage("extract needs --out DIR".into()))?
-        .to_string();
-    let bytes = read_input(args.file()?)?;
+/// Write every inline media part of a RunAgentInput to a file of its own
+///
+/// Each file is named after the part's JSON path (`messages[10].content[1]` becomes
+/// `messages.10.content.1.png`); one line per file on standard output (path, mime type, size,
+/// file).
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  agui-wire extract --out media samples/conversation.json")]
+pub(crate) struct Extract {
+    /// The directory to write the files into (created if needed)
+    #[arg(long, value_name = "DIR")]
+    out: String,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// `agui-wire extract`: every inline media part to a file of its own.
+pub(crate) fn extract(args: Extract) -> Result<(), Failure> {
+    let dir = args.out;
+    let bytes = args.input.read()?;
     let arena = Bump::new();
-    let input = RunAgentInput::parse_with(&bytes, &arena, &args.options())?;
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| Failure::Usage(format!("cannot create {dir}: {e}")))?;
+    let input = RunAgentInput::parse_with(&bytes, &arena, &args.input.options())?;
+    std::fs::create_dir_all(&dir).map_err(|e| Failure::Io(format!("cannot create {dir}: {e}")))?;
     let mut count = 0;
     for (path, view) in media_parts(&input, &bytes, &arena) {
         let view =
@@ -72,7 +84,7 @@ pub(crate) fn extract(args: &[String]) -> Result<(), Failure> {
         let name = file_name(&path, &ext);
         let file = Path::new(&dir).join(&name);
         std::fs::write(&file, &data)
-            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", file.display())))?;
+            .map_err(|e| Failure::Io(format!("cannot write {}: {e}", file.display())))?;
         println!(
             "{path}\t{}\t{} bytes\t{}",
             view.mime_type().unwrap_or("-"),

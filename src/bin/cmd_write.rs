@@ -1,57 +1,87 @@
 //! `agui-wire write` and `agui-wire offload`.
 //!
-//! ```text
-//! agui-wire write [--kind input|capabilities] [--lenient] FILE|-
-//! agui-wire offload --out DIR --base-url URL [--lenient] FILE|-
-//! ```
-//!
 //! `write` parses the document and writes it to standard output as compact JSON (no trailing
 //! newline, so a compact input comes out byte for byte). `offload` writes every inline media
 //! part of a RunAgentInput (a `data` source, or a `url` source holding a `data:` URL) to a file
 //! in DIR and writes the document with those parts turned into `url` sources pointing at
 //! `URL/<file name>`; it reports what it did on standard error.
 
-use std::io::Write;
+use std::io::{self, Write as _};
 use std::path::Path;
 
 use agui_wire::{AgentCapabilities, InputContentSource, RunAgentInput};
 
-use crate::{Args, Failure, read_input};
+use crate::{Failure, InputArgs, Kind};
+
+/// Parse a document and write it to standard output as compact JSON
+///
+/// A document that is already compact comes out byte for byte (no trailing newline). Without
+/// `--kind`, a RunAgentInput is tried first, then an AgentCapabilities document.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  agui-wire write samples/conversation.json > conversation.compact.json
+  agui-wire write --kind capabilities samples/capabilities.json")]
+pub(crate) struct Write {
+    /// Which document FILE holds (default: whichever parses)
+    #[arg(long, value_enum)]
+    kind: Option<Kind>,
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// Move inline media out of a RunAgentInput into files, pointing at them by URL
+///
+/// Writes every inline media part (a `data` source, or a `url` source holding a `data:` URL)
+/// to a file in DIR, named after its JSON path as `extract` names it, and prints the document
+/// with those parts turned into `url` sources at `URL/<file name>`. A summary goes to standard
+/// error.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Examples:
+  agui-wire offload --out media --base-url https://cdn.example.com/media \\
+    samples/conversation.json > conversation.small.json")]
+pub(crate) struct Offload {
+    /// The directory to write the files into (created if needed)
+    #[arg(long, value_name = "DIR")]
+    out: String,
+    /// The URL the files will be served under
+    #[arg(long, value_name = "URL")]
+    base_url: String,
+    #[command(flatten)]
+    input: InputArgs,
+}
 
 /// Decodes the bytes of an inline source (base64 of a `data` source, or a `data:` URL),
 /// giving the bytes and, when it knows it, the media type.
 pub(crate) type Decoder = fn(&InputContentSource<'_>) -> Result<(Vec<u8>, Option<String>), String>;
 
 fn io_failure(e: std::io::Error) -> Failure {
-    Failure::Usage(format!("cannot write the output: {e}"))
+    Failure::Io(format!("cannot write the output: {e}"))
 }
 
 /// `agui-wire write`: to standard output.
-pub(crate) fn write(args: &[String]) -> Result<(), Failure> {
+pub(crate) fn write(args: Write) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    write_into(args, &mut out)?;
+    write_into(&args, &mut out)?;
     out.flush().map_err(io_failure)
 }
 
 /// `agui-wire write` into `out`.
-pub(crate) fn write_into(args: &[String], out: &mut dyn Write) -> Result<(), Failure> {
-    let args = Args::parse(args, &["--kind"], &["--lenient"])?;
-    let bytes = read_input(args.file()?)?;
-    let opts = args.options();
+pub(crate) fn write_into(args: &Write, out: &mut dyn io::Write) -> Result<(), Failure> {
+    let bytes = args.input.read()?;
+    let opts = args.input.options();
     let arena = agui_wire::Bump::new();
-    match args.value("--kind") {
-        Some("input" | "run-agent-input") => {
+    match args.kind {
+        Some(Kind::Input) => {
             let doc = RunAgentInput::parse_with(&bytes, &arena, &opts)?;
             agui_wire::write_to(&doc, out).map_err(io_failure)
         }
-        Some("capabilities") => {
+        Some(Kind::Capabilities) => {
             let doc = AgentCapabilities::parse_with(&bytes, &arena, &opts)?;
             agui_wire::write_to(&doc, out).map_err(io_failure)
         }
-        Some(other) => Err(Failure::Usage(format!(
-            "unknown --kind {other:?} (expected input or capabilities)"
-        ))),
         // Either kind: a RunAgentInput, else an AgentCapabilities document (every field of
         // which is optional), reporting the RunAgentInput error when neither fits.
         None => match RunAgentInput::parse_with(&bytes, &arena, &opts) {
@@ -84,10 +114,10 @@ fn looks_like_capabilities(c: &AgentCapabilities<'_>) -> bool {
 }
 
 /// `agui-wire offload`: the document to standard output, a summary to standard error.
-pub(crate) fn offload(args: &[String], decode: Decoder) -> Result<(), Failure> {
+pub(crate) fn offload(args: Offload, decode: Decoder) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let summary = offload_into(args, decode, &mut out)?;
+    let summary = offload_into(&args, decode, &mut out)?;
     out.flush().map_err(io_failure)?;
     eprintln!("{summary}");
     Ok(())
@@ -140,26 +170,17 @@ pub(crate) fn extension(mime: Option<&str>) -> String {
 
 /// `agui-wire offload` into `out`; returns the summary line.
 pub(crate) fn offload_into(
-    args: &[String],
+    args: &Offload,
     decode: Decoder,
-    out: &mut dyn Write,
+    out: &mut dyn io::Write,
 ) -> Result<String, Failure> {
-    let args = Args::parse(args, &["--out", "--base-url"], &["--lenient"])?;
-    let dir = args
-        .value("--out")
-        .ok_or_else(|| Failure::Usage("offload needs --out DIR".into()))?
-        .to_string();
-    let base = args
-        .value("--base-url")
-        .ok_or_else(|| Failure::Usage("offload needs --base-url URL".into()))?
-        .trim_end_matches('/')
-        .to_string();
-    let bytes = read_input(args.file()?)?;
-    let opts = args.options();
+    let dir = args.out.as_str();
+    let base = args.base_url.trim_end_matches('/');
+    let bytes = args.input.read()?;
+    let opts = args.input.options();
     let arena = agui_wire::Bump::new();
     let mut doc = RunAgentInput::parse_with(&bytes, &arena, &opts)?;
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| Failure::Usage(format!("cannot create {dir}: {e}")))?;
+    std::fs::create_dir_all(dir).map_err(|e| Failure::Io(format!("cannot create {dir}: {e}")))?;
     let mut failure: Option<Failure> = None;
     let mut written = 0u64;
     let n = doc.offload_media(|path, media| {
@@ -180,10 +201,7 @@ pub(crate) fn offload_into(
         let name = format!("m{}-p{}.{ext}", path.message, path.part);
         let file = Path::new(&dir).join(&name);
         if let Err(e) = std::fs::write(&file, &data) {
-            failure = Some(Failure::Usage(format!(
-                "cannot write {}: {e}",
-                file.display()
-            )));
+            failure = Some(Failure::Io(format!("cannot write {}: {e}", file.display())));
             return None;
         }
         written += data.len() as u64;
@@ -202,8 +220,18 @@ pub(crate) fn offload_into(
 mod tests {
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+    fn input(file: &str) -> InputArgs {
+        InputArgs {
+            file: file.to_string(),
+            lenient: false,
+        }
+    }
+
+    fn args(kind: Option<Kind>, file: &str) -> Write {
+        Write {
+            kind,
+            input: input(file),
+        }
     }
 
     fn sample(name: &str) -> String {
@@ -214,22 +242,22 @@ mod tests {
     fn write_is_byte_exact_for_compact_input() {
         let path = sample("conversation.compact.json");
         let mut out = Vec::new();
-        assert!(write_into(&args(&[&path]), &mut out).is_ok());
+        assert!(write_into(&args(None, &path), &mut out).is_ok());
         assert_eq!(out, std::fs::read(&path).unwrap());
         let mut pretty = Vec::new();
-        assert!(write_into(&args(&[&sample("conversation.json")]), &mut pretty).is_ok());
+        assert!(write_into(&args(None, &sample("conversation.json")), &mut pretty).is_ok());
         assert_eq!(pretty, out);
     }
 
     #[test]
     fn write_reads_capabilities() {
         let mut out = Vec::new();
-        assert!(write_into(&args(&[&sample("capabilities.json")]), &mut out).is_ok());
+        assert!(write_into(&args(None, &sample("capabilities.json")), &mut out).is_ok());
         assert!(out.starts_with(b"{\"identity\":"));
         let mut again = Vec::new();
         assert!(
             write_into(
-                &args(&["--kind", "capabilities", &sample("capabilities.json")]),
+                &args(Some(Kind::Capabilities), &sample("capabilities.json")),
                 &mut again
             )
             .is_ok()
@@ -244,7 +272,7 @@ mod tests {
         let bad = dir.join("bad.json");
         std::fs::write(&bad, br#"{"threadId":"t","messages":[]}"#).unwrap();
         let mut out = Vec::new();
-        match write_into(&args(&[bad.to_str().unwrap()]), &mut out) {
+        match write_into(&args(None, bad.to_str().unwrap()), &mut out) {
             Err(Failure::Invalid(msg)) => assert!(msg.contains("runId"), "{msg}"),
             _ => panic!("expected an invalid-input failure"),
         }
@@ -262,13 +290,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let mut out = Vec::new();
         let summary = match offload_into(
-            &args(&[
-                "--out",
-                dir.to_str().unwrap(),
-                "--base-url",
-                "https://cdn.example.com/media/",
-                &sample("conversation.json"),
-            ]),
+            &Offload {
+                out: dir.to_str().unwrap().to_string(),
+                base_url: "https://cdn.example.com/media/".to_string(),
+                input: input(&sample("conversation.json")),
+            },
             fake_decode,
             &mut out,
         ) {
