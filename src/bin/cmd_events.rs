@@ -43,18 +43,13 @@ pub(crate) struct Events {
 /// Runs `agui-wire events`.
 pub(crate) fn run(args: Events) -> Result<(), Failure> {
     let path = args.file.as_str();
-    let input: Box<dyn Read> = if path == "-" {
-        Box::new(io::stdin().lock())
-    } else {
-        Box::new(
-            std::fs::File::open(path)
-                .map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))?,
-        )
-    };
+    // A protobuf stream (detected from its first byte) is read as frames; SSE otherwise.
+    let mut input = crate::cmd_transcode::open(path)?;
+    let proto = crate::cmd_transcode::peek_kind(&mut input)? == crate::cmd_transcode::Target::Proto;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let options = crate::parse_options(args.lenient);
-    let result = events(input, args.reduce, &options, &mut out)
+    let result = events(input, proto, args.reduce, &options, &mut out)
         .and_then(|()| out.flush().map_err(write_failure));
     // Whatever was printed before a failure stays printed.
     let _ = out.flush();
@@ -86,16 +81,25 @@ fn write_failure(e: io::Error) -> Stop {
 }
 
 fn events(
-    input: Box<dyn Read>,
+    mut input: impl Read,
+    proto: bool,
     reduce: bool,
     options: &ParseOptions,
     out: &mut impl Write,
 ) -> Result<(), Stop> {
-    let mut reader = SseReader::new(input);
     let mut reducer = Reducer::new();
+    let mut line = Vec::new();
+    if proto {
+        crate::cmd_transcode::for_each_proto_event(
+            &mut input,
+            |_, event| emit(event, reduce, &mut reducer, &mut line, out),
+            |m| Stop::Fail(Failure::Invalid(m)),
+        )?;
+        return finish(reduce, &reducer, &mut line, out);
+    }
+    let mut reader = SseReader::new(input);
     let mut arena = Bump::new();
     let mut index = 0usize;
-    let mut line = Vec::new();
     while let Some(frame) = reader.next() {
         let frame = match frame {
             Ok(frame) => frame,
@@ -113,26 +117,48 @@ fn events(
         arena.reset();
         let event = Event::parse_with(frame.data, &arena, options)
             .map_err(|e| Failure::Invalid(format!("event {index}: {e}")))?;
-        if reduce {
-            reducer
-                .apply(&event)
-                .map_err(|e| Failure::Invalid(e.to_string()))?;
-        } else {
-            line.clear();
-            event.write_json(&mut line);
-            line.push(b'\n');
-            out.write_all(&line).map_err(write_failure)?;
-        }
+        emit(&event, reduce, &mut reducer, &mut line, out)?;
         index += 1;
     }
+    finish(reduce, &reducer, &mut line, out)
+}
+
+/// Prints one event, or (`--reduce`) applies it.
+fn emit(
+    event: &Event<'_>,
+    reduce: bool,
+    reducer: &mut Reducer,
+    line: &mut Vec<u8>,
+    out: &mut impl Write,
+) -> Result<(), Stop> {
+    if reduce {
+        reducer
+            .apply(event)
+            .map_err(|e| Failure::Invalid(e.to_string()))?;
+    } else {
+        line.clear();
+        event.write_json(line);
+        line.push(b'\n');
+        out.write_all(line).map_err(write_failure)?;
+    }
+    Ok(())
+}
+
+/// With `--reduce`, prints the warnings and what the events built.
+fn finish(
+    reduce: bool,
+    reducer: &Reducer,
+    line: &mut Vec<u8>,
+    out: &mut impl Write,
+) -> Result<(), Stop> {
     if reduce {
         for w in reducer.warnings() {
             eprintln!("warning: {w}");
         }
         line.clear();
-        reducer.write_json(&mut line);
+        reducer.write_json(line);
         line.push(b'\n');
-        out.write_all(&line).map_err(write_failure)?;
+        out.write_all(line).map_err(write_failure)?;
     }
     Ok(())
 }

@@ -83,16 +83,16 @@ impl<'a> ProtoEvent<'a> {
         let mut base = None;
         for f in Fields::new(body, body_at) {
             let f = f?;
-            if f.number == schema::BASE_FIELD {
-                if let RawValue::Len(b) = f.value {
-                    if base.is_some() {
-                        return Err(ProtoError::invalid(
-                            "the base event appears twice (protobuf would merge them; not supported)",
-                            off(bytes, f.bytes),
-                        ));
-                    }
-                    base = Some(b);
+            if f.number == schema::BASE_FIELD
+                && let RawValue::Len(b) = f.value
+            {
+                if base.is_some() {
+                    return Err(ProtoError::invalid(
+                        "the base event appears twice (protobuf would merge them; not supported)",
+                        off(bytes, f.bytes),
+                    ));
                 }
+                base = Some(b);
             }
         }
         let Some(base) = base else {
@@ -572,13 +572,11 @@ impl W<'_, '_> {
             }
             self.key(first, fd.json);
             self.out.push(b'[');
-            let mut n = 0;
-            for item in scan.each(fd.num) {
+            for (n, item) in scan.each(fd.num).enumerate() {
                 let item = item?;
                 if n > 0 {
                     self.out.push(b',');
                 }
-                n += 1;
                 match fd.kind {
                     Kind::Msg(d) => self.message(d, item)?,
                     _ => self.string(item)?,
@@ -720,13 +718,11 @@ impl W<'_, '_> {
 
     fn parts(&mut self, scan: &Scan<'_>, num: u32) -> Result<(), ProtoError> {
         self.out.push(b'[');
-        let mut n = 0;
-        for p in scan.each(num) {
+        for (n, p) in scan.each(num).enumerate() {
             let p = p?;
             if n > 0 {
                 self.out.push(b',');
             }
-            n += 1;
             self.content_part(p)?;
         }
         self.out.push(b']');
@@ -842,14 +838,18 @@ impl W<'_, '_> {
             return Ok(());
         }
         if std::ptr::eq(desc, &schema::RUN_FINISHED) {
-            self.fields(desc, scan, first, &[6, 8])?;
-            return self.outcome(
+            self.fields(desc, scan, first, &[6, 7, 8])?;
+            self.outcome(
                 scan,
                 desc,
                 5,
                 &[(8, "pendingToolCallIds", false), (6, "interrupts", true)],
                 "interrupt",
-            );
+            )?;
+            // `usage` after `outcome`, as the SDKs write it.
+            let usage = desc.field(7).ok_or(ProtoError::invalid("usage", 0))?;
+            let mut later = false;
+            return self.field(desc, usage, scan, &mut later);
         }
         if std::ptr::eq(desc, &schema::SUBAGENT_FINISHED) {
             self.fields(desc, scan, first, &[5])?;
@@ -877,13 +877,11 @@ impl W<'_, '_> {
         let mut first = false;
         let write_list = |w: &mut Self, num: u32, is_msg: bool| -> Result<(), ProtoError> {
             w.out.push(b'[');
-            let mut n = 0;
-            for item in scan.each(num) {
+            for (n, item) in scan.each(num).enumerate() {
                 let item = item?;
                 if n > 0 {
                     w.out.push(b',');
                 }
-                n += 1;
                 if is_msg {
                     w.message(&schema::INTERRUPT, item)?;
                 } else {

@@ -509,19 +509,19 @@ impl Enc<'_, '_> {
         fields.sort_by_key(|f| f.num);
         for fd in fields {
             if fd.num == type_no {
-                if let Some(t) = &ty {
-                    if !t.is_empty() {
-                        wire::put_bytes(self.out, type_no, t.as_bytes());
-                    }
+                if let Some(t) = &ty
+                    && !t.is_empty()
+                {
+                    wire::put_bytes(self.out, type_no, t.as_bytes());
                 }
                 continue;
             }
             if let Some(&(arm_ty, _, name)) = arms.iter().find(|a| a.1 == fd.num) {
-                if ty.as_deref() == Some(arm_ty) {
-                    if let Some(list) = outcome.and_then(|o| o.get(name)) {
-                        let p = join(&join(path, "outcome"), name);
-                        self.field(fd, list, &p)?;
-                    }
+                if ty.as_deref() == Some(arm_ty)
+                    && let Some(list) = outcome.and_then(|o| o.get(name))
+                {
+                    let p = join(&join(path, "outcome"), name);
+                    self.field(fd, list, &p)?;
                 }
                 continue;
             }

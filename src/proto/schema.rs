@@ -429,9 +429,9 @@ event!(
     [
         f!(2, "threadId", req Str),
         f!(3, "runId", req Str),
+        f!(6, "protocolVersion", opt Str),
         f!(4, "parentRunId", opt Str),
-        f!(5, "input", opt Msg(&RUN_AGENT_INPUT)),
-        f!(6, "protocolVersion", opt Str)
+        f!(5, "input", opt Msg(&RUN_AGENT_INPUT))
     ]
 );
 // `outcome` (5), `interrupts` (6) and `pendingToolCallIds` (8) make the JSON `outcome`.

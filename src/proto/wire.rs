@@ -244,7 +244,7 @@ pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 
 /// The number of bytes `put_varint` writes for `v`.
 pub(crate) fn varint_len(v: u64) -> usize {
-    (((64 - (v | 1).leading_zeros()) + 6) / 7) as usize
+    (64 - (v | 1).leading_zeros()).div_ceil(7) as usize
 }
 
 /// Appends a tag.

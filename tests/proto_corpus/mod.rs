@@ -46,10 +46,10 @@ pub fn sse_events(bytes: &[u8]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let mut feed = dec.feed(bytes);
     while let Some(f) = feed.next() {
-        if let Ok(f) = f {
-            if !f.data.is_empty() {
-                out.push(f.data.to_vec());
-            }
+        if let Ok(f) = f
+            && !f.data.is_empty()
+        {
+            out.push(f.data.to_vec());
         }
     }
     out
