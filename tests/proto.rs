@@ -395,3 +395,41 @@ fn garbage_never_panics() {
         }
     }
 }
+
+/// Found by the `proto_frames` fuzz target: an outcome type this version does not know, with
+/// a list beside it, came back without the list.
+#[test]
+fn outcome_lists_ride_with_any_outcome_type() {
+    for json in [
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"later","interruptIds":["a"]}}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success","pendingToolCallIds":["c"]}}"#,
+    ] {
+        let mut f = Vec::new();
+        let losses = encode_json(json.as_bytes(), &mut f, &report()).unwrap();
+        assert!(losses.is_empty(), "{losses:?}");
+        let back = ProtoEvent::decode(&f[4..])
+            .unwrap()
+            .to_json(&DecodeOptions::default())
+            .unwrap();
+        assert_eq!(back, json);
+    }
+}
+
+/// Found by the `proto_events` fuzz target: `1e400` is reported and sent as null (so the
+/// event read back may not be valid: `rawEvent` may not be null).
+#[test]
+fn out_of_range_numbers_are_reported_with_their_path() {
+    let json = br#"{"type":"STATE_SNAPSHOT","snapshot":{"a":[1e400]},"rawEvent":1e400}"#;
+    let mut f = Vec::new();
+    let losses = encode_json(json, &mut f, &report()).unwrap();
+    let paths: Vec<_> = losses.iter().map(|l| l.path.as_str()).collect();
+    assert_eq!(paths, ["rawEvent", "snapshot"]);
+    let back = ProtoEvent::decode(&f[4..])
+        .unwrap()
+        .to_json(&DecodeOptions::default())
+        .unwrap();
+    assert_eq!(
+        back,
+        r#"{"type":"STATE_SNAPSHOT","rawEvent":null,"snapshot":{"a":[null]}}"#
+    );
+}

@@ -233,4 +233,8 @@ fn official_decoder_and_ours_agree_both_ways() {
         failures.join("\n")
     );
     assert!(checked > 100);
+    assert_eq!(
+        identical, checked,
+        "frames that differ from the official encoder's bytes"
+    );
 }

@@ -1,8 +1,8 @@
 //! AG-UI events through the protobuf encoder and decoder (`agui_wire::proto`):
 //! - each line of the input that `Event::parse` accepts is an event; and, built with
 //!   `arbitrary`, CUSTOM / STATE_SNAPSHOT / RAW events around any JSON value;
-//! - each encodes (losses reported, never silent), decodes, and the JSON written is an event
-//!   `Event::parse` accepts, that encodes to the same frame;
+//! - each encodes (losses reported, never silent), decodes, and the JSON written encodes to
+//!   the same frame (and, without losses, is an event `Event::parse` accepts);
 //! - without reported losses, the event read back holds every field of the one given, with
 //!   the same values (numbers compared as doubles; an empty list may come back absent);
 //! - with `OnLoss::Error`, encoding fails exactly when `OnLoss::Report` reports something.
@@ -61,8 +61,11 @@ fn check(json: &[u8]) {
     };
     // The official decoder fills proto3 defaults ("" for required strings), so an event
     // whose required string was empty may come back as one our parser reads the same way.
-    Event::parse(back.as_bytes(), &arena)
-        .unwrap_or_else(|e| panic!("read back is not an event ({e}): {back}"));
+    // (A reported loss may leave an invalid event: `1e400` in `rawEvent` is sent as null.)
+    if losses.is_empty() {
+        Event::parse(back.as_bytes(), &arena)
+            .unwrap_or_else(|e| panic!("read back is not an event ({e}): {back}"));
+    }
     let mut again = Vec::new();
     encode_json(back.as_bytes(), &mut again, &EncodeOptions::default())
         .unwrap_or_else(|e| panic!("read back does not encode ({e}): {back}"));

@@ -431,36 +431,34 @@ impl Enc<'_, '_> {
     fn message_body(&mut self, v: &J<'_>, path: &str) -> Result<(), ProtoError> {
         let d = &schema::MESSAGE;
         let role = v.get("role").and_then(J::as_str).unwrap_or_default();
+        let p = join(path, "content");
+        let content = v.get("content");
+        // Field-number order, as the official encoder writes: string content is field 3,
+        // parts field 8, activity content field 13.
         for fd in d.fields.iter() {
-            match fd.num {
-                3 => {
-                    let p = join(path, "content");
-                    match v.get("content") {
-                        Some(c @ J::Str(_)) if role != "activity" => {
-                            wire::put_bytes(self.out, 3, c.as_str().unwrap_or_default().as_bytes());
-                        }
-                        Some(J::Arr(parts)) => {
-                            for (i, part) in parts.iter().enumerate() {
-                                self.content_part(8, part, &format!("{p}[{i}]"))?;
-                            }
-                        }
-                        Some(c @ J::Obj(_)) if role == "activity" => {
-                            let m = wire::begin_message(self.out, 13);
-                            encode_struct(c, self.out, self.max_depth, &mut self.sink, &|| {
-                                p.clone()
-                            })?;
-                            wire::end_message(self.out, m);
-                        }
-                        None | Some(J::Null) => {}
-                        Some(_) => self.lose(
-                            LossKind::Unrepresentable(
-                                "message content of a shape protobuf has no field for",
-                            ),
-                            &p,
-                        )?,
+            match (fd.num, content) {
+                (3, Some(c @ J::Str(_))) if role != "activity" => {
+                    wire::put_bytes(self.out, 3, c.as_str().unwrap_or_default().as_bytes());
+                }
+                (3, None | Some(J::Null | J::Arr(_))) => {}
+                (3, Some(J::Obj(_))) if role == "activity" => {}
+                (3, Some(_)) => self.lose(
+                    LossKind::Unrepresentable(
+                        "message content of a shape protobuf has no field for",
+                    ),
+                    &p,
+                )?,
+                (8, Some(J::Arr(parts))) => {
+                    for (i, part) in parts.iter().enumerate() {
+                        self.content_part(8, part, &format!("{p}[{i}]"))?;
                     }
                 }
-                8 | 13 => {}
+                (13, Some(c @ J::Obj(_))) if role == "activity" => {
+                    let m = wire::begin_message(self.out, 13);
+                    encode_struct(c, self.out, self.max_depth, &mut self.sink, &|| p.clone())?;
+                    wire::end_message(self.out, m);
+                }
+                (8 | 13, _) => {}
                 _ => {
                     if let Some(x) = v.get(fd.json) {
                         self.field(fd, x, &join(path, fd.json))?;
@@ -468,8 +466,6 @@ impl Enc<'_, '_> {
                 }
             }
         }
-        // activity content with no `content` key is still the empty Struct in the official
-        // encoder; written in field order after 12, so nothing to do here.
         Ok(())
     }
 
@@ -489,8 +485,7 @@ impl Enc<'_, '_> {
             if let J::Obj(members) = o {
                 for (k, _) in members {
                     let k = json_in::unescape(k);
-                    let carried =
-                        k == "type" || arms.iter().any(|a| a.2 == k && ty.as_deref() == Some(a.0));
+                    let carried = k == "type" || arms.iter().any(|a| a.2 == k);
                     if !carried {
                         self.lose(
                             LossKind::UnknownField(k.to_string()),
@@ -516,10 +511,10 @@ impl Enc<'_, '_> {
                 }
                 continue;
             }
-            if let Some(&(arm_ty, _, name)) = arms.iter().find(|a| a.1 == fd.num) {
-                if ty.as_deref() == Some(arm_ty)
-                    && let Some(list) = outcome.and_then(|o| o.get(name))
-                {
+            if let Some(&(_, _, name)) = arms.iter().find(|a| a.1 == fd.num) {
+                // The list rides beside the type string whatever the type is (the official
+                // decoder puts it back into any outcome), so nothing is lost.
+                if let Some(list) = outcome.and_then(|o| o.get(name)) {
                     let p = join(&join(path, "outcome"), name);
                     self.field(fd, list, &p)?;
                 }
