@@ -141,7 +141,7 @@ impl<'a> ProtoEvent<'a> {
     ///
     /// ```
     /// # use agui_wire::proto::*;
-    /// let bytes = [0x7a, 4, 0x0a, 2, 0x08, 13, 0xf8, 0x3e, 1]; // RUN_ERROR + unknown field 999
+    /// let bytes = [0x72, 4, 0x0a, 2, 0x08, 13, 0xb8, 0x3e, 1]; // RUN_ERROR + unknown field 999
     /// assert_eq!(ProtoEvent::decode(&bytes)?.bytes(), &bytes);
     /// # Ok::<(), ProtoError>(())
     /// ```
@@ -154,7 +154,7 @@ impl<'a> ProtoEvent<'a> {
     ///
     /// ```
     /// # use agui_wire::proto::*;
-    /// let bytes = [0x7a, 4, 0x0a, 2, 0x08, 13, 0xf8, 0x3e, 1];
+    /// let bytes = [0x72, 4, 0x0a, 2, 0x08, 13, 0xb8, 0x3e, 1];
     /// let unknown: Vec<_> = ProtoEvent::decode(&bytes)?.unknown_fields().collect();
     /// assert_eq!(unknown.len(), 1);
     /// assert_eq!(unknown[0].number, 999);

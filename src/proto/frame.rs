@@ -126,7 +126,8 @@ impl FrameDecoder {
     /// ```
     /// # use agui_wire::proto::*;
     /// let mut dec = FrameDecoder::new(DecodeOptions::default());
-    /// while dec.feed(&[0, 0, 0, 1, 9]).next().is_some() {}
+    /// let mut feed = dec.feed(&[0, 0, 0, 1, 9]);
+    /// while feed.next().is_some() {}
     /// assert_eq!(dec.offset(), 5);
     /// ```
     pub fn offset(&self) -> u64 {
