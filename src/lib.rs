@@ -55,6 +55,7 @@ pub mod events;
 pub mod media;
 pub mod model;
 pub mod parser;
+pub mod proto;
 pub mod reducer;
 pub mod relay;
 mod scanner;

@@ -283,3 +283,73 @@ fn events_are_printed_as_their_frames_complete() {
     reader.join().unwrap();
     assert!(rx.try_recv().is_err());
 }
+
+#[test]
+fn reduce_reads_unknown_kinds_as_the_client_does_unless_strict_variants() {
+    let stream = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+data: {\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"merge\",\"path\":\"/a\",\"value\":1},{\"op\":\"add\",\"path\":\"/b\",\"value\":2}]}\n\n\
+data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n";
+    let out = run(&["events", "--reduce", "-"], stream);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "{\"messages\":[],\"state\":{\"b\":2}}\n");
+    assert!(
+        text(&out.stderr).contains("event 1: STATE_DELTA: dropped delta[0] (unknown op \"merge\")"),
+        "{}",
+        text(&out.stderr)
+    );
+    let strict = run(&["events", "--reduce", "--strict-variants", "-"], stream);
+    assert_eq!(strict.status.code(), Some(1), "{}", text(&strict.stderr));
+    assert!(
+        text(&strict.stderr).contains("event 1"),
+        "{}",
+        text(&strict.stderr)
+    );
+    assert!(strict.stdout.is_empty());
+}
+
+#[test]
+fn protobuf_streams_print_the_same_lines_as_sse() {
+    let run_sse = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/run.sse");
+    let bin = env!("CARGO_BIN_EXE_agui-wire");
+    let proto = Command::new(bin)
+        .args(["transcode", "--to", "proto", run_sse])
+        .output()
+        .unwrap();
+    assert_eq!(proto.status.code(), Some(0), "{}", text(&proto.stderr));
+    assert_eq!(
+        proto.stdout.first(),
+        Some(&0),
+        "a protobuf stream starts with 0"
+    );
+    let from_sse = Command::new(bin)
+        .args(["events", run_sse])
+        .output()
+        .unwrap();
+    for args in [&["events", "-"][..], &["events", "--reduce", "-"][..]] {
+        let mut child = Command::new(bin)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(&proto.stdout)
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let expected = if args.len() == 2 {
+            from_sse.stdout.clone()
+        } else {
+            Command::new(bin)
+                .args(["events", "--reduce", run_sse])
+                .output()
+                .unwrap()
+                .stdout
+        };
+        assert_eq!(text(&out.stdout), text(&expected));
+    }
+}

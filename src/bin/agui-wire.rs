@@ -10,6 +10,7 @@ mod cmd_completions;
 mod cmd_events;
 mod cmd_inspect;
 mod cmd_media;
+mod cmd_transcode;
 mod cmd_validate;
 mod cmd_write;
 
@@ -53,6 +54,7 @@ enum Command {
     Extract(cmd_media::Extract),
     Offload(cmd_write::Offload),
     Events(cmd_events::Events),
+    Transcode(cmd_transcode::Transcode),
     Completions(cmd_completions::Completions),
 }
 
@@ -273,6 +275,7 @@ fn main() -> ExitCode {
         Command::Extract(a) => cmd_media::extract(a),
         Command::Offload(a) => cmd_write::offload(a, cmd_media::decode_source),
         Command::Events(a) => cmd_events::run(a),
+        Command::Transcode(a) => cmd_transcode::run(a),
         Command::Completions(a) => cmd_completions::run::<Cli>(a),
     };
     match result {

@@ -1,26 +1,32 @@
-//! `agui-wire events`: read an AG-UI event stream (Server-Sent Events) and print its events as
-//! compact JSON lines, or (`--reduce`) the conversation and state they build.
+//! `agui-wire events`: read an AG-UI event stream (Server-Sent Events, or protobuf frames told
+//! apart by their first byte) and print its events as compact JSON lines, or (`--reduce`) the
+//! conversation and state they build.
 //!
 //! Invalid streams (an event that does not parse, or, with `--reduce`, an event order the
 //! protocol forbids) fail with `error: event <index>: <what>` (exit 1), and so does input that
 //! holds no event at all (not SSE, empty); usage and I/O errors exit 2. A last event that the
 //! stream ends without a blank line after is read, as the official TypeScript client reads it;
-//! with `--strict-sse` it is dropped, as the SSE standard says, with a warning. Reading is streamed: events are printed as they arrive, through one reused arena,
-//! and the output is flushed whenever the input has no more bytes ready (before each read), so
+//! with `--strict-sse` it is dropped, as the SSE standard says, with a warning. With `--reduce`,
+//! each event is read as the client's enforcement stage reads it (a patch operation, message or
+//! content part of a kind the protocol does not define is dropped with a warning), unless
+//! `--strict-variants`. Reading is streamed: events are printed as they arrive, through one
+//! reused arena, and the output is flushed whenever the input has no more bytes ready (before each read), so
 //! on a live pipe each event line appears as soon as its frame is complete, and a file is still
 //! written in large blocks.
 
 use std::cell::RefCell;
 use std::io::{self, BufWriter, Read, Write};
+
 use std::rc::Rc;
 
-use agui_wire::reducer::Reducer;
+use agui_wire::reducer::{ReduceOptions, Reducer};
 use agui_wire::sse::{SseErrorKind, SseOptions, SseReadError, SseReader};
 use agui_wire::{Bump, Event, ParseOptions, WriteJson};
 
 use crate::Failure;
+use crate::cmd_transcode::{self, Target};
 
-/// Read an AG-UI event stream (Server-Sent Events) and print each event as one line of JSON
+/// Read an AG-UI event stream (SSE or protobuf) and print each event as one line of JSON
 ///
 /// Each event is printed as compact JSON on its own line as soon as its frame is complete.
 /// `--reduce` prints instead the final `{"messages": [...], "state": ...}` the events build,
@@ -32,6 +38,7 @@ Examples:
   agui-wire events samples/run.sse
   agui-wire events --reduce samples/run.sse
   agui-wire events --strict-sse samples/run.sse
+  agui-wire transcode --to proto samples/run.sse | agui-wire events -
   curl -sN -H 'Accept: text/event-stream' -d @samples/conversation.json http://agent/run \\
     | agui-wire events -")]
 pub(crate) struct Events {
@@ -41,11 +48,16 @@ pub(crate) struct Events {
     /// Read `null` in optional fields as absent (as the Python SDK does)
     #[arg(long)]
     lenient: bool,
+    /// With --reduce: an event holding a patch operation, message or content part of a kind the
+    /// protocol does not define is an error. By default that item is dropped with a warning, as
+    /// the official TypeScript client does
+    #[arg(long)]
+    strict_variants: bool,
     /// Read SSE as the standard does: a last event without a blank line after it is dropped
     /// (with a warning). By default it is read, as the official TypeScript client does
     #[arg(long)]
     strict_sse: bool,
-    /// The SSE stream to read, or `-` for standard input
+    /// The event stream to read (SSE or protobuf frames), or `-` for standard input
     #[arg(value_name = "FILE")]
     file: String,
 }
@@ -56,14 +68,9 @@ const READ_BUFFER: usize = 64 * 1024;
 /// Runs `agui-wire events`.
 pub(crate) fn run(args: Events) -> Result<(), Failure> {
     let path = args.file.as_str();
-    let input: Box<dyn Read> = if path == "-" {
-        Box::new(io::stdin().lock())
-    } else {
-        Box::new(
-            std::fs::File::open(path)
-                .map_err(|e| Failure::Io(format!("cannot read {path}: {e}")))?,
-        )
-    };
+    // A protobuf stream (detected from its first byte) is read as frames; SSE otherwise.
+    let mut input = cmd_transcode::open(path)?;
+    let proto = cmd_transcode::peek_kind(&mut input)? == Target::Proto;
     let out = Rc::new(RefCell::new(BufWriter::new(io::stdout().lock())));
     let input = FlushBeforeRead {
         inner: input,
@@ -72,8 +79,17 @@ pub(crate) fn run(args: Events) -> Result<(), Failure> {
     };
     let options = crate::parse_options(args.lenient);
     let sse = SseOptions::new().with_strict_end(args.strict_sse);
-    let result = events(input, sse, args.reduce, &options, &out)
-        .and_then(|()| out.borrow_mut().flush().map_err(write_failure));
+    let mut reducer = Reducer::with_options(ReduceOptions {
+        strict_variants: args.strict_variants,
+        ..ReduceOptions::default()
+    });
+    let reduce = args.reduce.then_some(&mut reducer);
+    let result = if proto {
+        proto_events(input, reduce, &out)
+    } else {
+        events(input, sse, reduce, &options, &out)
+    }
+    .and_then(|()| out.borrow_mut().flush().map_err(write_failure));
     // Whatever was printed before a failure stays printed.
     let _ = out.borrow_mut().flush();
     match result {
@@ -90,7 +106,7 @@ type Out = Rc<RefCell<BufWriter<io::StdoutLock<'static>>>>;
 /// while we wait for input. Remembers the first non-blank byte, for the error on input that
 /// holds no event.
 struct FlushBeforeRead {
-    inner: Box<dyn Read>,
+    inner: io::BufReader<Box<dyn Read>>,
     out: Out,
     first_byte: Option<u8>,
 }
@@ -149,15 +165,15 @@ fn no_event(first_byte: Option<u8>) -> Failure {
     Failure::Invalid(format!("no event in the input: {hint}"))
 }
 
+/// Reads an SSE stream: prints each event, or applies it to `reducer`.
 fn events(
     input: FlushBeforeRead,
     sse: SseOptions,
-    reduce: bool,
+    mut reducer: Option<&mut Reducer>,
     options: &ParseOptions,
     out: &Out,
 ) -> Result<(), Stop> {
     let mut reader = SseReader::with_options(input, sse, READ_BUFFER);
-    let mut reducer = Reducer::new();
     let mut arena = Bump::new();
     let mut index = 0usize;
     let mut line = Vec::new();
@@ -176,18 +192,16 @@ fn events(
                 return Err(Failure::Invalid(format!("event {index}: {e}")).into());
             }
         };
-        arena.reset();
-        let event = Event::parse_with(frame.data, &arena, options)
-            .map_err(|e| Failure::Invalid(format!("event {index}: {e}")))?;
-        if reduce {
+        if let Some(reducer) = reducer.as_deref_mut() {
+            // Read as the client reads it: items of unknown kinds dropped with a warning.
             reducer
-                .apply(&event)
+                .apply_json(frame.data, options)
                 .map_err(|e| Failure::Invalid(e.to_string()))?;
         } else {
-            line.clear();
-            event.write_json(&mut line);
-            line.push(b'\n');
-            out.borrow_mut().write_all(&line).map_err(write_failure)?;
+            arena.reset();
+            let event = Event::parse_with(frame.data, &arena, options)
+                .map_err(|e| Failure::Invalid(format!("event {index}: {e}")))?;
+            print_event(&event, &mut line, out)?;
         }
         index += 1;
     }
@@ -197,14 +211,60 @@ fn events(
     if let Some(e) = cut {
         eprintln!("warning: {e}; that event is dropped");
     }
-    if reduce {
+    finish(reducer, &mut line, out)
+}
+
+/// Reads a stream of protobuf frames: prints each event, or applies it to `reducer`.
+fn proto_events(
+    mut input: FlushBeforeRead,
+    mut reducer: Option<&mut Reducer>,
+    out: &Out,
+) -> Result<(), Stop> {
+    let mut line = Vec::new();
+    let mut seen = 0usize;
+    cmd_transcode::for_each_proto_event(
+        &mut input,
+        |_, event| {
+            seen += 1;
+            match reducer.as_deref_mut() {
+                Some(reducer) => reducer
+                    .apply(event)
+                    .map_err(|e| Failure::Invalid(e.to_string()).into()),
+                None => print_event(event, &mut line, out),
+            }
+        },
+        |m| Stop::Fail(Failure::Invalid(m)),
+    )?;
+    if seen == 0 {
+        return Err(no_event(input.first_byte).into());
+    }
+    finish(reducer, &mut line, out)
+}
+
+/// Prints one event as a line of compact JSON.
+fn print_event(event: &Event<'_>, line: &mut Vec<u8>, out: &Out) -> Result<(), Stop> {
+    line.clear();
+    event.write_json(line);
+    line.push(b'\n');
+    out.borrow_mut().write_all(line).map_err(write_failure)
+}
+
+/// With `--reduce`, prints the warnings and what the events built.
+fn finish(reducer: Option<&mut Reducer>, line: &mut Vec<u8>, out: &Out) -> Result<(), Stop> {
+    if let Some(reducer) = reducer {
         for w in reducer.warnings() {
             eprintln!("warning: {w}");
         }
+        if reducer.warnings_dropped() > 0 {
+            eprintln!(
+                "warning: {} more warnings not shown",
+                reducer.warnings_dropped()
+            );
+        }
         line.clear();
-        reducer.write_json(&mut line);
+        reducer.write_json(line);
         line.push(b'\n');
-        out.borrow_mut().write_all(&line).map_err(write_failure)?;
+        out.borrow_mut().write_all(line).map_err(write_failure)?;
     }
     Ok(())
 }
