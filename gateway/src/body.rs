@@ -13,12 +13,52 @@ use crate::reject::Rejection;
 /// buffer grows only as bytes actually arrive.
 const MAX_RESERVE: usize = 1 << 20;
 
-/// A body being received.
+/// A request body being received and judged piece by piece.
+///
+/// One per request; `Send` (it lives on the request's task across `.await`s), not `Sync`.
+///
+/// ```
+/// use agui_gateway::body::BodyCheck;
+/// use agui_wire::ParseOptions;
+/// let body = br#"{"threadId":"t","runId":"r","messages":[]}"#;
+/// let mut check = BodyCheck::new(ParseOptions::default(), Some(body.len()))?;
+/// for piece in body.chunks(7) {
+///     check.feed(piece)?; // refused here, at the first piece that proves the body bad
+/// }
+/// let checked = check.finish()?;
+/// assert_eq!(&checked.into_bytes()[..], body); // forwarded as received
+///
+/// // An invalid body is refused on the piece with the fault, with where it is.
+/// let mut check = BodyCheck::new(ParseOptions::default(), None)?;
+/// check.feed(br#"{"threadId":"t","run"#)?;
+/// let refused = check.feed(br#"Id":5,"#).unwrap_err();
+/// assert_eq!((refused.status, refused.path.as_str()), (400, "runId"));
+/// # Ok::<(), agui_gateway::reject::Rejection>(())
+/// ```
 pub struct BodyCheck {
     parser: OwnedBodyParser,
 }
 
-/// A complete, valid body.
+/// A complete, valid body, parsed: forward it as received ([`Checked::into_bytes`]) or edited
+/// ([`Checked::edit`], or through a [`Policy`](crate::policy::Policy)).
+///
+/// `Send + Sync`: it may move to a blocking thread for editing.
+///
+/// ```
+/// use agui_gateway::body::BodyCheck;
+/// use agui_wire::ParseOptions;
+/// let body = br#"{"threadId":"t","runId":"r","messages":[],"state":{"secret":1}}"#;
+/// let mut check = BodyCheck::new(ParseOptions::default(), None)?;
+/// check.feed(body)?;
+/// let checked = check.finish()?;
+/// let (edited, changes) = checked.edit(|input| {
+///     input.state = None;
+///     Ok::<usize, std::convert::Infallible>(1)
+/// }).unwrap();
+/// assert_eq!(changes, 1);
+/// assert_eq!(&edited[..], br#"{"threadId":"t","runId":"r","messages":[]}"#);
+/// # Ok::<(), agui_gateway::reject::Rejection>(())
+/// ```
 pub struct Checked {
     parsed: ParsedBody,
 }

@@ -12,6 +12,26 @@ use clap::Parser;
 /// over a limit gets `413`, an invalid one `400` (both without contacting the upstream).
 /// Valid bodies are forwarded (byte for byte unless a policy edits them) and the upstream's
 /// `text/event-stream` answer is relayed event by event. Everything else passes through.
+///
+/// Parsed with clap ([`clap::Parser`]); `Send + Sync`.
+///
+/// ```
+/// use agui_gateway::Config;
+/// use clap::Parser;
+/// let config = Config::try_parse_from([
+///     "agui-gateway",
+///     "--upstream", "http://127.0.0.1:9000/agent",
+///     "--max-body", "1048576",
+///     "--drop-events", "RAW,STATE_DELTA",
+///     "--strip-encrypted",
+/// ])?;
+/// assert_eq!(config.listen, "127.0.0.1:8080"); // the default
+/// assert_eq!(config.drop_events, ["RAW", "STATE_DELTA"]);
+/// assert!(config.strip_encrypted);
+/// // Flags that need each other are checked by the parser.
+/// assert!(Config::try_parse_from(["agui-gateway", "--upstream", "http://h", "--media-dir", "/tmp"]).is_err());
+/// # Ok::<(), clap::Error>(())
+/// ```
 #[derive(Parser, Debug, Clone)]
 #[command(name = "agui-gateway", version, about, long_about = None)]
 pub struct Config {
@@ -74,17 +94,26 @@ pub struct Config {
 
 /// Where the upstream is, resolved once at start.
 #[derive(Debug, Clone)]
-pub struct Upstream {
+pub(crate) struct Upstream {
     /// The address connected to.
     pub addr: SocketAddr,
-    /// `HOST[:PORT]` as written in the URL (sent as `Host` on rewritten requests).
-    pub authority: String,
     /// Path prefix put before every request path (empty or starting with `/`, no trailing `/`).
     pub prefix: String,
 }
 
 impl Config {
-    /// The parse limits the flags set.
+    /// The parse limits the flags set (`--max-body`, `--max-depth`, `--max-messages`,
+    /// `--lenient`).
+    ///
+    /// ```
+    /// use clap::Parser;
+    /// let config = agui_gateway::Config::try_parse_from([
+    ///     "agui-gateway", "--upstream", "http://127.0.0.1:9000", "--max-body", "1000", "--max-depth", "16",
+    /// ])?;
+    /// let options = config.parse_options();
+    /// assert_eq!((options.max_input_bytes, options.max_depth), (1000, 16));
+    /// # Ok::<(), clap::Error>(())
+    /// ```
     pub fn parse_options(&self) -> ParseOptions {
         let mut options = if self.lenient {
             ParseOptions::lenient()
@@ -99,7 +128,7 @@ impl Config {
     }
 
     /// The upstream URL, checked and resolved.
-    pub fn upstream(&self) -> Result<Upstream, String> {
+    pub(crate) fn upstream(&self) -> Result<Upstream, String> {
         let url = self.upstream.trim();
         let rest = url
             .strip_prefix("http://")
@@ -126,12 +155,21 @@ impl Config {
             .ok_or_else(|| format!("--upstream {url:?}: the host has no address"))?;
         Ok(Upstream {
             addr,
-            authority: authority.to_string(),
             prefix: path.trim_end_matches('/').to_string(),
         })
     }
 
-    /// The `--listen` address, checked.
+    /// The `--listen` address, checked (an `IP:PORT`, no host names).
+    ///
+    /// ```
+    /// use clap::Parser;
+    /// use agui_gateway::Config;
+    /// let config = Config::try_parse_from(["agui-gateway", "--upstream", "http://127.0.0.1:9000"])?;
+    /// assert_eq!(config.listen_addr()?.port(), 8080);
+    /// let bad = Config::try_parse_from(["agui-gateway", "--listen", "localhost", "--upstream", "http://h"])?;
+    /// assert!(bad.listen_addr().unwrap_err().starts_with("--listen"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn listen_addr(&self) -> Result<SocketAddr, String> {
         self.listen
             .parse()

@@ -8,6 +8,40 @@
 //!
 //! The gateway keeps no state between requests: any number of instances can stand behind a
 //! load balancer, and a resumed event stream needs only its `Last-Event-ID` forwarded.
+//!
+//! ```
+//! use agui_gateway::{Config, Gateway};
+//! use clap::Parser;
+//! let config = Config::try_parse_from(["agui-gateway", "--upstream", "http://127.0.0.1:9000"])?;
+//! let gateway = Gateway::new(&config)?; // checks the flags; connects nowhere yet
+//! # let _ = gateway;
+//! // agui_gateway::run(config) would now serve until the process is stopped.
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Map of the crate
+//! | module | what it holds |
+//! |---|---|
+//! | [`config`] | the command line: [`Config`] (clap), its parse limits and addresses |
+//! | [`proxy`] | the Pingora side: [`Gateway`], which requests are checked, plain proxying for the rest |
+//! | [`body`] | a request body judged as it streams in: [`body::BodyCheck`] into [`body::Checked`] |
+//! | [`policy`] | edits to a valid body before forwarding: [`policy::Policy`] (media offload, encrypted values stripped) |
+//! | [`reject`] | the `400`/`413` answer: [`reject::Rejection`] and its JSON body |
+//! | [`relay`] | the response side: [`relay::RelayPolicy`] (shared) and [`relay::EventRelay`] (one per response) |
+//! | `exchange` | the upstream exchange for a checked body (internal) |
+//!
+//! ## Threads: `Send` and `Sync`
+//! | type | `Send` | `Sync` | lifetime |
+//! |---|---|---|---|
+//! | [`Config`], [`Gateway`], [`policy::Policy`], [`relay::RelayPolicy`], [`reject::Rejection`] | yes | yes | shared by every request (`Gateway` is Pingora's service) |
+//! | [`body::BodyCheck`] | yes | no | one per request, lives on the request's task across `.await`s |
+//! | [`body::Checked`] | yes | yes | one per request; may move to a blocking thread ([`policy::Policy::apply`]) |
+//! | [`relay::EventRelay`] | yes | no | one per response, on the response's task (its relay holds an arena) |
+//!
+//! These are checked at compile time by the crate's tests.
+
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod body;
 pub mod config;
@@ -25,6 +59,18 @@ use pingora_core::server::Server;
 use pingora_core::server::configuration::ServerConf;
 
 /// Builds the Pingora server for `config` and runs it until the process is stopped.
+///
+/// Returns only on a bad flag (the message names it); otherwise it serves until the process
+/// is stopped. This is what the `agui-gateway` binary calls.
+///
+/// ```no_run
+/// use clap::Parser;
+/// let config = agui_gateway::Config::try_parse_from([
+///     "agui-gateway", "--listen", "127.0.0.1:8080", "--upstream", "http://127.0.0.1:9000",
+/// ])?;
+/// agui_gateway::run(config)?; // binds 127.0.0.1:8080 and serves
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run(config: Config) -> Result<(), String> {
     let listen = config.listen_addr()?;
     let gateway = Gateway::new(&config)?;
@@ -49,4 +95,22 @@ pub fn run(config: Config) -> Result<(), String> {
     service.add_listener(endpoint);
     server.add_service(service);
     server.run_forever()
+}
+
+#[cfg(test)]
+mod threads {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+
+    #[test]
+    fn send_and_sync_as_documented() {
+        send_sync::<crate::Config>();
+        send_sync::<crate::Gateway>();
+        send_sync::<crate::policy::Policy>();
+        send_sync::<crate::relay::RelayPolicy>();
+        send_sync::<crate::reject::Rejection>();
+        send::<crate::body::BodyCheck>();
+        send_sync::<crate::body::Checked>();
+        send::<crate::relay::EventRelay>();
+    }
 }

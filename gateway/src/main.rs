@@ -1,5 +1,7 @@
 //! `agui-gateway --listen ADDR --upstream URL [options]`: see `agui-gateway --help`.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 use clap::Parser;
 
 fn main() {

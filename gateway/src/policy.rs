@@ -13,7 +13,34 @@ use bytes::Bytes;
 use crate::body::Checked;
 use crate::reject::Rejection;
 
-/// What to do to a valid body before forwarding it.
+/// What to do to a valid body before forwarding it. Shared by all requests; `Send + Sync`.
+///
+/// ```
+/// use agui_gateway::body::BodyCheck;
+/// use agui_gateway::policy::Policy;
+/// use agui_wire::ParseOptions;
+/// let body = br#"{"threadId":"t","runId":"r","messages":[
+///   {"id":"m1","role":"assistant","content":"hi","encryptedValue":"c2VjcmV0"}]}"#;
+/// let checked = |body: &[u8]| {
+///     let mut check = BodyCheck::new(ParseOptions::default(), None)?;
+///     check.feed(body)?;
+///     check.finish()
+/// };
+///
+/// // No policy: the body is forwarded byte for byte.
+/// let none = Policy::default();
+/// assert!(!none.edits());
+/// assert_eq!(&none.apply(checked(body)?)?[..], body);
+///
+/// // Encrypted values stripped.
+/// let strip = Policy { strip_encrypted: true, ..Policy::default() };
+/// let out = strip.apply(checked(body)?)?;
+/// assert!(!String::from_utf8_lossy(&out).contains("encryptedValue"));
+/// # Ok::<(), agui_gateway::reject::Rejection>(())
+/// ```
+///
+/// With `media: Some((dir, url))` every inline media part is written to `dir` (named by a
+/// hash of its bytes) and its source becomes a `url` source pointing at `url/NAME`.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
     /// Folder for offloaded media and the URL it is served at (no trailing `/`).
@@ -24,11 +51,20 @@ pub struct Policy {
 
 impl Policy {
     /// Whether any policy may edit a body (else bodies are forwarded untouched, unparsed twice).
+    ///
+    /// ```
+    /// use agui_gateway::policy::Policy;
+    /// assert!(!Policy::default().edits());
+    /// assert!(Policy { strip_encrypted: true, ..Policy::default() }.edits());
+    /// ```
     pub fn edits(&self) -> bool {
         self.media.is_some() || self.strip_encrypted
     }
 
     /// The body to forward. Blocking (it writes files): run it off the async workers.
+    ///
+    /// Refused (`400`) when a media part cannot be decoded or written. See [`Policy`] for an
+    /// example.
     pub fn apply(&self, checked: Checked) -> Result<Bytes, Rejection> {
         if !self.edits() {
             return Ok(checked.into_bytes());

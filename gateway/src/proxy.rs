@@ -8,7 +8,7 @@
 //! a checked `POST` the gateway reads the body itself in `request_filter`, piece by piece into
 //! the parser, answers `400`/`413` on the spot, and only for a valid body opens the upstream
 //! connection (with Pingora's connector and pool) and does the exchange itself
-//! ([`crate::exchange`]). Every other request takes Pingora's normal proxy path.
+//! (the internal `exchange` module). Every other request takes Pingora's normal proxy path.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,7 +28,25 @@ use crate::policy::Policy;
 use crate::reject::Rejection;
 use crate::relay::RelayPolicy;
 
-/// The gateway: shared by every request (per-request state lives on the request's task).
+/// The gateway: Pingora's proxy service ([`ProxyHttp`]), shared by every request (per-request
+/// state lives on the request's task). `Send + Sync`.
+///
+/// Which requests are checked: a `POST` with a JSON `Content-Type` (`application/json`,
+/// `*+json`) or none. Other requests are proxied as they are, with the upstream's path prefix.
+///
+/// ```
+/// use agui_gateway::{Config, Gateway};
+/// use clap::Parser;
+/// let config = Config::try_parse_from([
+///     "agui-gateway", "--upstream", "http://127.0.0.1:9000/agent", "--drop-events", "RAW",
+/// ])?;
+/// let gateway = Gateway::new(&config)?;
+/// # let _ = gateway;
+/// // A bad flag is reported by name.
+/// let bad = Config::try_parse_from(["agui-gateway", "--upstream", "https://example.com"])?;
+/// assert!(Gateway::new(&bad).err().unwrap().starts_with("--upstream"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Gateway {
     pub(crate) options: ParseOptions,
     pub(crate) upstream: Upstream,
@@ -40,7 +58,8 @@ pub struct Gateway {
 }
 
 impl Gateway {
-    /// A gateway for a parsed command line.
+    /// A gateway for a parsed command line: checks the upstream URL (resolving its host once),
+    /// the `--drop-events` names, and creates `--media-dir`. Connects nowhere.
     pub fn new(config: &Config) -> std::result::Result<Gateway, String> {
         let media = match (&config.media_dir, &config.media_base_url) {
             (Some(dir), Some(url)) => {
@@ -114,7 +133,7 @@ impl Gateway {
 }
 
 /// Whether a request's body is checked: a `POST` with a JSON body (or no `Content-Type`).
-pub fn is_checked(req: &RequestHeader) -> bool {
+pub(crate) fn is_checked(req: &RequestHeader) -> bool {
     if req.method != http::Method::POST {
         return false;
     }

@@ -4,7 +4,19 @@
 
 use agui_wire::{Error, ErrorKind};
 
-/// A refused request body: the status to answer with and what to say.
+/// A refused request body: the status to answer with and what to say. `Send + Sync`.
+///
+/// ```
+/// use agui_gateway::reject::Rejection;
+/// let arena = agui_wire::Bump::new();
+/// let e = agui_wire::RunAgentInput::parse(br#"{"threadId":1}"#, &arena).unwrap_err();
+/// let r = Rejection::from_parse(&e);
+/// assert_eq!(r.status, 400);
+/// let json: serde_json::Value = serde_json::from_slice(&r.to_json()).unwrap();
+/// assert_eq!(json["path"], "threadId");
+/// assert_eq!(json["offset"], 12);
+/// assert!(json["error"].is_string());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection {
     /// `413` (a limit was crossed) or `400` (the document is invalid).
@@ -19,6 +31,14 @@ pub struct Rejection {
 
 impl Rejection {
     /// The rejection for a parse error: `413` for a size, depth or count limit, `400` otherwise.
+    ///
+    /// ```
+    /// use agui_gateway::reject::Rejection;
+    /// let arena = agui_wire::Bump::new();
+    /// let options = agui_wire::ParseOptions { max_input_bytes: 8, ..Default::default() };
+    /// let e = agui_wire::RunAgentInput::parse_with(br#"{"threadId":"t"}"#, &arena, &options).unwrap_err();
+    /// assert_eq!(Rejection::from_parse(&e).status, 413);
+    /// ```
     pub fn from_parse(e: &Error) -> Rejection {
         let status = match e.kind() {
             ErrorKind::InputTooLarge { .. }
@@ -35,7 +55,7 @@ impl Rejection {
     }
 
     /// The rejection for a body whose declared or received length is over `limit`.
-    pub fn too_large(len: usize, limit: usize) -> Rejection {
+    pub(crate) fn too_large(len: usize, limit: usize) -> Rejection {
         Rejection {
             status: 413,
             error: ErrorKind::InputTooLarge { len, limit }.to_string(),
@@ -45,7 +65,7 @@ impl Rejection {
     }
 
     /// A `400` for something found after parsing (a media part that does not decode).
-    pub fn invalid(error: String, path: String) -> Rejection {
+    pub(crate) fn invalid(error: String, path: String) -> Rejection {
         Rejection {
             status: 400,
             error,
@@ -54,7 +74,8 @@ impl Rejection {
         }
     }
 
-    /// The response body.
+    /// The response body: `{"error":"...","path":"...","offset":N}` (sent as
+    /// `application/json` with [`Rejection::status`]). See [`Rejection`] for an example.
     pub fn to_json(&self) -> Vec<u8> {
         serde_json::to_vec(&serde_json::json!({
             "error": self.error,

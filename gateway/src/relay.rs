@@ -6,7 +6,17 @@
 use agui_wire::relay::{EventTypeSet, RawPolicy, Relay, RelayOptions, join};
 use bytes::Bytes;
 
-/// How events are relayed (shared by all requests).
+/// How events are relayed. Shared by all requests; `Send + Sync`.
+///
+/// ```
+/// use agui_gateway::relay::RelayPolicy;
+/// let policy = RelayPolicy::new(&["RAW".to_string(), "STATE_DELTA".to_string()], false)?;
+/// # let _ = policy;
+/// // Unknown event types are refused with the flag's name.
+/// let err = RelayPolicy::new(&["NOPE".to_string()], false).unwrap_err();
+/// assert!(err.starts_with("--drop-events"));
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct RelayPolicy {
     options: RelayOptions,
@@ -31,7 +41,25 @@ impl RelayPolicy {
     }
 }
 
-/// One response's relay. `Send`: it lives on the request's task across `.await`s.
+/// One response's relay. `Send`: it lives on the request's task across `.await`s; not `Sync`.
+///
+/// ```
+/// use agui_gateway::relay::{EventRelay, RelayPolicy};
+/// use bytes::Bytes;
+/// let policy = RelayPolicy::new(&["RAW".to_string()], false)?;
+/// let mut relay = EventRelay::new(&policy);
+/// let out = relay
+///     .feed(Bytes::from_static(b"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"))
+///     .unwrap();
+/// // A cursor is added so a client can resume with `Last-Event-ID`.
+/// assert!(out.starts_with(b"id: r:0\n"));
+/// // Dropped types never reach the client.
+/// assert!(relay.feed(Bytes::from_static(b"data: {\"type\":\"RAW\",\"event\":1}\n\n")).is_none());
+/// // The upstream stopped inside the run: the client gets a RUN_ERROR.
+/// let end = relay.finish().unwrap();
+/// assert!(String::from_utf8_lossy(&end).contains("RUN_ERROR"));
+/// # Ok::<(), String>(())
+/// ```
 pub struct EventRelay {
     relay: Relay,
     out: Vec<Bytes>,
