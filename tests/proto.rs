@@ -415,6 +415,43 @@ fn outcome_lists_ride_with_any_outcome_type() {
     }
 }
 
+/// Found by the `proto_frames` fuzz target: a list field (`pendingToolCallIds`, field 8) sent
+/// with the wrong wire type (a varint) made the decoder write `"pendingToolCallIds":[]` though
+/// nothing of it was read, so the event changed when re-encoded. A field of the wrong wire type
+/// is an unknown field, as protobuf readers treat it: not read, and listed as unknown.
+#[test]
+fn a_field_of_the_wrong_wire_type_is_an_unknown_field() {
+    for (json, extra) in [
+        (
+            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+            [0x40u8, 34], // field 8, varint 34
+        ),
+        (
+            r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s"}"#,
+            [0x28, 1], // field 5 (interruptIds), varint 1
+        ),
+        (
+            r#"{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"c","content":"x"}"#,
+            [0x38, 7], // field 7 (content parts), varint 7
+        ),
+    ] {
+        let f = frame_of(json);
+        let tag = if f[0] < 0x80 { 1 } else { 2 }; // the envelope arm's tag
+        assert!(f[tag] < 0x80, "a one-byte envelope length");
+        let mut body = f[tag + 1..].to_vec();
+        body.extend_from_slice(&extra);
+        let mut frame = f[..tag].to_vec();
+        frame.push(body.len() as u8);
+        frame.extend_from_slice(&body);
+        let ev = ProtoEvent::decode(&frame).unwrap();
+        let unknown: Vec<_> = ev.unknown_fields().collect();
+        assert_eq!(unknown.len(), 1, "{json}");
+        assert_eq!(unknown[0].bytes, &extra[..]);
+        let back = ev.to_json(&DecodeOptions::default()).unwrap();
+        assert_eq!(back, json);
+    }
+}
+
 /// Found by the `proto_events` fuzz target: `1e400` is reported and sent as null (so the
 /// event read back may not be valid: `rawEvent` may not be null).
 #[test]

@@ -167,10 +167,16 @@ impl<'a> ProtoEvent<'a> {
         let desc = self.desc;
         let body = Fields::new(self.body, self.body_at)
             .filter_map(Result::ok)
-            .filter(move |f| f.number != 1 && desc.field(f.number).is_none());
+            .filter(move |f| {
+                f.number != 1 && desc.field(f.number).is_none_or(|d| !wire_fits(d, &f.value))
+            });
         let base = Fields::new(self.base, self.base_at)
             .filter_map(Result::ok)
-            .filter(|f| !(1..=4).contains(&f.number));
+            .filter(|f| {
+                schema::BASE_EVENT
+                    .field(f.number)
+                    .is_none_or(|d| !wire_fits(d, &f.value))
+            });
         env.chain(body).chain(base)
     }
 
@@ -433,10 +439,14 @@ struct Scan<'a> {
     last: [Option<RawValue<'a>>; 16],
 }
 
-fn wire_fits(kind: Kind, repeated: bool, v: &RawValue<'_>) -> bool {
+/// Whether a field's wire type is the one its schema declares. A field that does not fit is an
+/// unknown field, as protobuf readers treat it: not read, and listed by `unknown_fields`.
+fn wire_fits(fd: &FieldDesc, v: &RawValue<'_>) -> bool {
+    let (kind, repeated) = (fd.kind, fd.repeated);
     match (kind, v) {
         (Kind::I64 | Kind::Bool, RawValue::Varint(_)) => true,
-        (Kind::Special, RawValue::Varint(_)) => true,
+        // The special enums (`type`, `op`); the other special fields are strings or lists.
+        (Kind::Special, RawValue::Varint(_)) => !repeated && schema::is_enum(fd),
         (_, RawValue::Len(_)) => !matches!(kind, Kind::I64 | Kind::Bool) || repeated,
         _ => false,
     }
@@ -451,7 +461,7 @@ impl<'a> Scan<'a> {
                 continue;
             };
             let d = &desc.fields[i];
-            if !wire_fits(d.kind, d.repeated, &f.value) {
+            if !wire_fits(d, &f.value) {
                 continue; // wrong wire type: an unknown field, as protobuf readers treat it
             }
             let is_message = matches!(d.kind, Kind::Msg(_) | Kind::Value | Kind::Struct)

@@ -54,6 +54,11 @@ impl PartialEq for Desc {
 }
 impl Eq for Desc {}
 
+/// Whether a special field is one of the protocol's enums (read as a varint).
+pub(crate) fn is_enum(fd: &FieldDesc) -> bool {
+    fd.kind == Kind::Special && matches!(fd.json, "type" | "op")
+}
+
 impl Desc {
     pub(crate) fn field(&self, num: u32) -> Option<&'static FieldDesc> {
         self.fields.iter().find(|f| f.num == num)
