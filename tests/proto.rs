@@ -452,6 +452,26 @@ fn a_field_of_the_wrong_wire_type_is_an_unknown_field() {
     }
 }
 
+/// Found by the `proto_frames` fuzz target: a message of a role the schema does not know, with
+/// object content (field 13 on the wire), was written to JSON with its content, but the encoder
+/// refused to write that content back. A role we do not know keeps its content form both ways.
+#[test]
+fn unknown_roles_keep_object_content_both_ways() {
+    for content in [r#"{"status":"running"}"#, r#""text""#] {
+        let json = format!(
+            r#"{{"type":"MESSAGES_SNAPSHOT","messages":[{{"id":"a","role":"critic","content":{content}}}]}}"#
+        );
+        let mut f = Vec::new();
+        let losses = encode_json(json.as_bytes(), &mut f, &report()).unwrap();
+        assert!(losses.is_empty(), "{losses:?}");
+        let back = ProtoEvent::decode(&f[4..])
+            .unwrap()
+            .to_json(&DecodeOptions::default())
+            .unwrap();
+        assert_eq!(back, json);
+    }
+}
+
 /// Found by the `proto_events` fuzz target: `1e400` is reported and sent as null (so the
 /// event read back may not be valid: `rawEvent` may not be null).
 #[test]

@@ -750,10 +750,7 @@ impl W<'_, '_> {
         let parts = scan.has_repeated(d, 8);
         let map = scan.get(d, 13);
         let at = scan.at;
-        let known = matches!(
-            role,
-            "developer" | "system" | "assistant" | "user" | "tool" | "activity" | "reasoning"
-        );
+        let known = schema::is_known_role(role);
         let (uses_parts, uses_map) = if known {
             (matches!(role, "user" | "tool"), role == "activity")
         } else {

@@ -433,6 +433,10 @@ impl Enc<'_, '_> {
         let role = v.get("role").and_then(J::as_str).unwrap_or_default();
         let p = join(path, "content");
         let content = v.get("content");
+        // A role the schema does not know keeps object content in field 13, where the decoder
+        // reads it back for such a role (the only field an object fits).
+        let known = schema::is_known_role(&role);
+        let takes_map = role == "activity" || !known;
         // Field-number order, as the official encoder writes: string content is field 3,
         // parts field 8, activity content field 13.
         for fd in d.fields.iter() {
@@ -441,7 +445,7 @@ impl Enc<'_, '_> {
                     wire::put_bytes(self.out, 3, c.as_str().unwrap_or_default().as_bytes());
                 }
                 (3, None | Some(J::Null | J::Arr(_))) => {}
-                (3, Some(J::Obj(_))) if role == "activity" => {}
+                (3, Some(J::Obj(_))) if takes_map => {}
                 (3, Some(_)) => self.lose(
                     LossKind::Unrepresentable(
                         "message content of a shape protobuf has no field for",
@@ -453,7 +457,7 @@ impl Enc<'_, '_> {
                         self.content_part(8, part, &format!("{p}[{i}]"))?;
                     }
                 }
-                (13, Some(c @ J::Obj(_))) if role == "activity" => {
+                (13, Some(c @ J::Obj(_))) if takes_map => {
                     let m = wire::begin_message(self.out, 13);
                     encode_struct(c, self.out, self.max_depth, &mut self.sink, &|| p.clone())?;
                     wire::end_message(self.out, m);

@@ -59,6 +59,15 @@ pub(crate) fn is_enum(fd: &FieldDesc) -> bool {
     fd.kind == Kind::Special && matches!(fd.json, "type" | "op")
 }
 
+/// Whether a message role is one of the protocol's; the decoder and the encoder place `content`
+/// by it (a role they do not know keeps whatever content form it carries).
+pub(crate) fn is_known_role(role: &str) -> bool {
+    matches!(
+        role,
+        "developer" | "system" | "assistant" | "user" | "tool" | "activity" | "reasoning"
+    )
+}
+
 impl Desc {
     pub(crate) fn field(&self, num: u32) -> Option<&'static FieldDesc> {
         self.fields.iter().find(|f| f.num == num)
