@@ -472,6 +472,37 @@ fn unknown_roles_keep_object_content_both_ways() {
     }
 }
 
+/// Found by the `proto_frames` fuzz target: with no outcome type, the decoder (as the official
+/// one) leaves a non-empty outcome list at the top level, but the encoder read the lists only
+/// inside `outcome` and reported the top-level one as unknown. Both places are read now; beside
+/// a typed outcome a top-level list is reported (moving it would change what it means).
+#[test]
+fn outcome_lists_without_a_type_stay_top_level_both_ways() {
+    for json in [
+        r#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","interruptIds":["a"]}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","pendingToolCallIds":["c"]}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","interrupts":[{"id":"i","reason":"approval"}]}"#,
+    ] {
+        let mut f = Vec::new();
+        let losses = encode_json(json.as_bytes(), &mut f, &report()).unwrap();
+        assert!(losses.is_empty(), "{losses:?}");
+        let back = ProtoEvent::decode(&f[4..])
+            .unwrap()
+            .to_json(&DecodeOptions::default())
+            .unwrap();
+        assert_eq!(back, json);
+    }
+    let typed = br#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"done"},"interruptIds":["a"]}"#;
+    let losses = encode_json(typed, &mut Vec::new(), &report()).unwrap();
+    assert_eq!(
+        losses,
+        vec![Loss {
+            kind: LossKind::UnknownField("interruptIds".into()),
+            path: "interruptIds".into()
+        }]
+    );
+}
+
 /// Found by the `proto_events` fuzz target: `1e400` is reported and sent as null (so the
 /// event read back may not be valid: `rawEvent` may not be null).
 #[test]

@@ -521,6 +521,18 @@ impl Enc<'_, '_> {
                 if let Some(list) = outcome.and_then(|o| o.get(name)) {
                     let p = join(&join(path, "outcome"), name);
                     self.field(fd, list, &p)?;
+                    if j.get(name).is_some() {
+                        self.lose(LossKind::UnknownField(name.to_string()), &join(path, name))?;
+                    }
+                } else if let Some(list) = j.get(name) {
+                    // With no outcome type the official decoder leaves a non-empty list at the
+                    // top level; it is read back from there. Beside a typed outcome it would
+                    // change meaning by moving into it, so it is reported instead.
+                    if ty.as_ref().is_some_and(|t| !t.is_empty()) {
+                        self.lose(LossKind::UnknownField(name.to_string()), &join(path, name))?;
+                    } else {
+                        self.field(fd, list, &join(path, name))?;
+                    }
                 }
                 continue;
             }
@@ -534,10 +546,8 @@ impl Enc<'_, '_> {
 
 fn known_key(d: &Desc, k: &str) -> bool {
     if std::ptr::eq(d, &schema::RUN_FINISHED) || std::ptr::eq(d, &schema::SUBAGENT_FINISHED) {
-        return k == "outcome"
-            || d.fields
-                .iter()
-                .any(|f| f.json == k && f.kind != Kind::Special);
+        // The outcome lists are judged where they are read (`outcome_event`).
+        return k == "outcome" || d.by_json(k).is_some();
     }
     if std::ptr::eq(d, &schema::MESSAGE) {
         return k == "content"
