@@ -503,6 +503,31 @@ fn outcome_lists_without_a_type_stay_top_level_both_ways() {
     );
 }
 
+/// Found by the `proto_frames` fuzz target: a patch op number the schema does not know is
+/// written as its decimal string (as the official decoder does), and the encoder refused that
+/// string, so the op came back as `add` (0). The exact decimal string of a number that is not
+/// a known op now goes back to that number; any other unknown op is reported.
+#[test]
+fn unknown_patch_op_numbers_round_trip() {
+    for op in ["13", "-1", "2147483647"] {
+        let json = format!(r#"{{"type":"STATE_DELTA","delta":[{{"op":"{op}","path":"/a"}}]}}"#);
+        let mut f = Vec::new();
+        let losses = encode_json(json.as_bytes(), &mut f, &report()).unwrap();
+        assert!(losses.is_empty(), "{op}: {losses:?}");
+        let back = ProtoEvent::decode(&f[4..])
+            .unwrap()
+            .to_json(&DecodeOptions::default())
+            .unwrap();
+        assert_eq!(back, json);
+    }
+    for op in ["3", "013", "+13", "nope", "2147483648"] {
+        let json = format!(r#"{{"type":"STATE_DELTA","delta":[{{"op":"{op}","path":"/a"}}]}}"#);
+        let losses = encode_json(json.as_bytes(), &mut Vec::new(), &report()).unwrap();
+        assert_eq!(losses.len(), 1, "{op}");
+        assert_eq!(losses[0].path, "delta[0].op");
+    }
+}
+
 /// Found by the `proto_events` fuzz target: `1e400` is reported and sent as null (so the
 /// event read back may not be valid: `rawEvent` may not be null).
 #[test]

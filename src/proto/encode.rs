@@ -349,14 +349,29 @@ impl Enc<'_, '_> {
     ) -> Result<(), ProtoError> {
         if std::ptr::eq(desc, &schema::PATCH_OP) {
             let op = j.get("op").and_then(J::as_str).unwrap_or_default();
-            let Some(n) = schema::PATCH_OPS.iter().position(|o| **o == *op) else {
-                return self.lose(
-                    LossKind::Unrepresentable("a patch op that is not an RFC 6902 op"),
-                    &join(path, "op"),
-                );
+            let n = match schema::PATCH_OPS.iter().position(|o| **o == *op) {
+                Some(n) => n as i64,
+                // The decoder writes an enum number it does not know as its decimal string
+                // (as the official decoder does); that string, written exactly so, goes back
+                // to the same number. A number that names a known op never comes as a string.
+                None => match op.parse::<i32>() {
+                    Ok(n)
+                        if n.to_string() == *op
+                            && !(0..schema::PATCH_OPS.len() as i32).contains(&n) =>
+                    {
+                        i64::from(n)
+                    }
+                    _ => {
+                        return self.lose(
+                            LossKind::Unrepresentable("a patch op that is not an RFC 6902 op"),
+                            &join(path, "op"),
+                        );
+                    }
+                },
             };
             if n != 0 {
                 wire::put_tag(self.out, 1, WireType::Varint);
+                // An `int32` enum: negative values are sign-extended to ten bytes.
                 wire::put_varint(self.out, n as u64);
             }
             return Ok(());
