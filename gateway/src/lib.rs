@@ -29,6 +29,7 @@
 //! | [`reject`] | the `400`/`413` answer: [`reject::Rejection`] and its JSON body |
 //! | [`relay`] | the response side: [`relay::RelayPolicy`] (shared) and [`relay::EventRelay`] (one per response) |
 //! | `exchange` | the upstream exchange for a checked body (internal) |
+//! | `handoff` | a long event stream moved off Pingora's per-connection state onto a small task (internal) |
 //!
 //! ## Threads: `Send` and `Sync`
 //! | type | `Send` | `Sync` | lifetime |
@@ -46,6 +47,7 @@
 pub mod body;
 pub mod config;
 mod exchange;
+mod handoff;
 pub mod policy;
 pub mod proxy;
 pub mod reject;
