@@ -7,7 +7,9 @@
 //! stream is relayed through `agui-wire`'s relay stage. Other requests pass through.
 //!
 //! The gateway keeps no state between requests: any number of instances can stand behind a
-//! load balancer, and a resumed event stream needs only its `Last-Event-ID` forwarded.
+//! load balancer. A resumed event stream carries all the gateway needs in its `Last-Event-ID`
+//! (the `{runId}:{index}` cursor the relay wrote): the header goes upstream unchanged, and when
+//! the upstream replays the run the events up to the cursor are left out.
 //!
 //! ```
 //! use agui_gateway::{Config, Gateway};
