@@ -175,15 +175,58 @@ async fn write_chunk(client: &mut Stream, data: &Bytes) -> std::io::Result<()> {
     if data.is_empty() {
         return Ok(());
     }
-    let head = format!("{:X}\r\n", data.len());
-    client.write_all(head.as_bytes()).await?;
+    let (line, from) = size_line(data.len());
+    client
+        .write_all(line.get(from..).unwrap_or_default())
+        .await?;
     client.write_all(data).await?;
     client.write_all(b"\r\n").await?;
     client.flush().await
+}
+
+/// A chunk's size line (upper-case hex digits, CRLF), written without allocating: the line is
+/// `buffer[from..]`. A `u64` has at most 16 hex digits.
+fn size_line(len: usize) -> ([u8; 18], usize) {
+    let mut line = [0u8; 18];
+    line[16..].copy_from_slice(b"\r\n");
+    let mut from = 16;
+    let mut n = len as u64;
+    loop {
+        from -= 1;
+        line[from] = b"0123456789ABCDEF"[(n & 15) as usize];
+        n >>= 4;
+        if n == 0 {
+            return (line, from);
+        }
+    }
 }
 
 enum Step {
     Upstream(Result<Option<Bytes>, ()>),
     Idle,
     ClientGone,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_line;
+
+    #[test]
+    fn size_lines_are_hex_and_crlf() {
+        for len in [
+            1usize,
+            9,
+            10,
+            15,
+            16,
+            255,
+            4096,
+            65_535,
+            1 << 40,
+            usize::MAX,
+        ] {
+            let (line, from) = size_line(len);
+            assert_eq!(&line[from..], format!("{len:X}\r\n").as_bytes());
+        }
+    }
 }
