@@ -1,9 +1,10 @@
 //! Tests of `agui_wire::relay`: chunking independence (every split point, 1-byte chunks,
 //! random chunkings) under every policy, zero-copy forwarding (pointer checks), each policy,
 //! the `RUN_ERROR` that ends a broken stream (invalid SSE, invalid event, order violation,
-//! truncation), the well-formedness of everything written, and the memory a relay keeps.
+//! truncation), the well-formedness of everything written, the memory a relay keeps, and
+//! resuming after a cursor.
 
-use agui_wire::relay::{EventTypeSet, FaultKind, RawPolicy, Relay, RelayOptions, join};
+use agui_wire::relay::{Cursor, EventTypeSet, FaultKind, RawPolicy, Relay, RelayOptions, join};
 use agui_wire::sse::{SseDecoder, SseItem, SseOptions};
 use agui_wire::{Bump, Event, EventType};
 use bytes::Bytes;
@@ -115,7 +116,16 @@ fn policies() -> Vec<RelayOptions> {
         ),
         base.clone()
             .with_sse(SseOptions::new().with_strict_end(true)),
-        base.with_max_frame_bytes(70),
+        base.clone().with_max_frame_bytes(70),
+        // Resuming: skipped frames sit between forwarded ones, comments and CRLF frames.
+        base.clone()
+            .with_cursors(true)
+            .resume_after(Cursor::new("run-1", 7)),
+        base.clone()
+            .with_raw(RawPolicy::Drop)
+            .resume_after(Cursor::new("run-1", 1)),
+        base.with_cursors(true)
+            .resume_after(Cursor::new("run-1", 9)),
     ]
 }
 
@@ -124,7 +134,12 @@ fn check_chunkings(input: &[u8], rng: &mut Rng) {
     for options in policies() {
         let (expected, relay) = whole(&options, input);
         events_of(&expected);
-        let counts = (relay.relayed(), relay.dropped(), relay.events_seen());
+        let counts = (
+            relay.relayed(),
+            relay.dropped(),
+            relay.skipped(),
+            relay.events_seen(),
+        );
         for split in 0..=input.len() {
             let (a, b) = input.split_at(split);
             let (got, r) = run(&options, &[a, b]);
@@ -133,7 +148,10 @@ fn check_chunkings(input: &[u8], rng: &mut Rng) {
                 String::from_utf8_lossy(&expected),
                 "split at {split}, {options:?}"
             );
-            assert_eq!((r.relayed(), r.dropped(), r.events_seen()), counts);
+            assert_eq!(
+                (r.relayed(), r.dropped(), r.skipped(), r.events_seen()),
+                counts
+            );
         }
         let bytes: Vec<&[u8]> = input.chunks(1).collect();
         assert_eq!(
@@ -688,4 +706,176 @@ fn plain_data_types_are_send_and_sync() {
     both::<FaultKind>();
     both::<EventTypeSet>();
     both::<RawPolicy>();
+    both::<Cursor>();
+}
+
+// ----- resuming after a cursor --------------------------------------------------------------
+
+fn second_run(run_id: &str) -> String {
+    format!(
+        "{}{}",
+        frame(&format!(
+            r#"{{"type":"RUN_STARTED","threadId":"t1","runId":"{run_id}"}}"#
+        )),
+        frame(&format!(
+            r#"{{"type":"RUN_FINISHED","threadId":"t1","runId":"{run_id}"}}"#
+        ))
+    )
+}
+
+#[test]
+fn resuming_after_a_cursor_forwards_only_later_events_with_their_cursors() {
+    let input = conversation();
+    let (full, _) = whole(&RelayOptions::new().with_cursors(true), &input);
+    let all = events_of(&full);
+    assert_eq!(all.len(), 12);
+    for k in 0..all.len() {
+        // The client reconnects with the cursor of event k, read back from its header.
+        let last_event_id = all[k].1.clone().unwrap();
+        let cursor = Cursor::parse(&last_event_id).unwrap();
+        let options = RelayOptions::new().with_cursors(true).resume_after(cursor);
+        let (out, relay) = whole(&options, &input);
+        assert_eq!(
+            events_of(&out),
+            all[k + 1..],
+            "resumed after {last_event_id}"
+        );
+        assert_eq!(relay.skipped(), k as u64 + 1);
+        assert_eq!(relay.relayed(), (all.len() - k - 1) as u64);
+        assert_eq!(relay.events_seen(), 12, "skipped events are still read");
+        assert!(relay.fault().is_none());
+    }
+    // Without cursors on, the same events are left out.
+    let options = RelayOptions::new().resume_after(Cursor::new("run-1", 3));
+    let (out, relay) = whole(&options, &input);
+    let plain = texts(&whole(&RelayOptions::new(), &input).0);
+    assert_eq!(texts(&out), plain[4..]);
+    assert_eq!(relay.skipped(), 4);
+    // A cursor past the run's end: the client has the whole run, nothing of it is forwarded.
+    let (out, relay) = whole(
+        &RelayOptions::new().resume_after(Cursor::new("run-1", 500)),
+        &input,
+    );
+    assert!(events_of(&out).is_empty());
+    assert_eq!((relay.skipped(), relay.relayed()), (12, 0));
+    assert!(relay.fault().is_none());
+}
+
+#[test]
+fn a_cursor_for_another_run_skips_nothing_of_this_one() {
+    let mut input = conversation();
+    input.extend_from_slice(second_run("run-2").as_bytes());
+    let (full, _) = whole(&RelayOptions::new().with_cursors(true), &input);
+    let all = events_of(&full);
+    // A run the stream does not hold: everything is forwarded.
+    let options = RelayOptions::new()
+        .with_cursors(true)
+        .resume_after(Cursor::new("run-9", 3));
+    let (out, relay) = whole(&options, &input);
+    assert_eq!(events_of(&out), all);
+    assert_eq!(relay.skipped(), 0);
+    // The second run named: the first is forwarded whole, skipping starts at run-2's start.
+    let options = RelayOptions::new()
+        .with_cursors(true)
+        .resume_after(Cursor::new("run-2", 0));
+    let (out, relay) = whole(&options, &input);
+    let got = events_of(&out);
+    assert_eq!(got[..12], all[..12]);
+    assert_eq!(got[12..], all[13..]);
+    assert_eq!(got.last().unwrap().1.as_deref(), Some("run-2:1"));
+    assert_eq!(relay.skipped(), 1);
+}
+
+#[test]
+fn the_cursor_applies_to_the_first_run_of_its_id_only() {
+    let mut input = frame(START);
+    input.push_str(&frame(FINISH));
+    input.push_str(&frame(START));
+    input.push_str(&frame(FINISH));
+    let options = RelayOptions::new()
+        .with_cursors(true)
+        .resume_after(Cursor::new("run-1", 0));
+    let (out, relay) = whole(&options, input.as_bytes());
+    let ids: Vec<Option<String>> = events_of(&out).into_iter().map(|(_, id)| id).collect();
+    assert_eq!(
+        ids,
+        [
+            Some("run-1:1".to_string()),
+            Some("run-1:0".to_string()),
+            Some("run-1:1".to_string())
+        ]
+    );
+    assert_eq!(relay.skipped(), 1);
+}
+
+#[test]
+fn skipped_events_are_still_checked() {
+    // Event 3 is invalid (no messageId) and the client's cursor is past it: the stream still
+    // ends with a RUN_ERROR naming it, and nothing of the run before it is forwarded.
+    let mut input = frame(START);
+    input.push_str(&frame(
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
+    ));
+    input.push_str(&frame(
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"a"}"#,
+    ));
+    input.push_str(&frame(r#"{"type":"TEXT_MESSAGE_CONTENT","delta":"b"}"#));
+    input.push_str(&frame(FINISH));
+    let options = RelayOptions::new()
+        .with_cursors(true)
+        .resume_after(Cursor::new("run-1", 3));
+    let (out, relay) = whole(&options, input.as_bytes());
+    assert_eq!(relay.fault().unwrap().kind(), FaultKind::InvalidEvent);
+    assert_eq!(relay.fault().unwrap().index(), 3);
+    let events = texts(&out);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(events[0].contains("RUN_ERROR"));
+    // An upstream that stops inside the resumed run: the client learns it.
+    let cut = format!(
+        "{}{}",
+        frame(START),
+        frame(r#"{"type":"STEP_STARTED","stepName":"s"}"#)
+    );
+    let options = RelayOptions::new().resume_after(Cursor::new("run-1", 0));
+    let (out, relay) = whole(&options, cut.as_bytes());
+    assert_eq!(relay.fault().unwrap().kind(), FaultKind::Truncated);
+    let events = texts(&out);
+    assert!(events[0].contains("STEP_STARTED") && events[1].contains("UPSTREAM_TRUNCATED"));
+}
+
+#[test]
+fn cursors_read_back_what_the_relay_wrote() {
+    // A run id with escapes and colons: the cursor holds its raw JSON text, and matches it.
+    let start = r#"{"type":"RUN_STARTED","threadId":"t","runId":"urn:r\u00e9:1"}"#;
+    let finish = r#"{"type":"RUN_FINISHED","threadId":"t","runId":"urn:r\u00e9:1"}"#;
+    let input = format!("{}{}", frame(start), frame(finish));
+    let (out, _) = whole(&RelayOptions::new().with_cursors(true), input.as_bytes());
+    let first = events_of(&out)[0].1.clone().unwrap();
+    assert_eq!(first, r"urn:r\u00e9:1:0");
+    let cursor = Cursor::parse(&first).unwrap();
+    assert_eq!((cursor.run_id(), cursor.index()), (r"urn:r\u00e9:1", 0));
+    assert_eq!(cursor.to_string(), first);
+    let (out, relay) = whole(
+        &RelayOptions::new().with_cursors(true).resume_after(cursor),
+        input.as_bytes(),
+    );
+    assert_eq!(relay.skipped(), 1);
+    assert_eq!(events_of(&out)[0].1.as_deref(), Some(r"urn:r\u00e9:1:1"));
+    // Values that are not cursors are refused, never a panic.
+    let long = format!("{}:1", "r".repeat(2000));
+    for bad in [
+        "",
+        ":",
+        "r",
+        "r:",
+        ":1",
+        "r:1:",
+        "r: 1",
+        "r:1x",
+        "r:\u{661}",
+        long.as_str(),
+        "r\u{0}:1",
+    ] {
+        assert!(Cursor::parse(bad).is_none(), "{bad:?}");
+    }
 }

@@ -3,12 +3,13 @@
 //! sliding pairs of cuts, random lengths), with the same counters and fault; the output is
 //! well-formed SSE that ends between frames, and every frame in it parses as an event; a
 //! stream that ended with a fault ends with the relay's `RUN_ERROR` (unless the upstream's own
-//! `RUN_ERROR` came just before); nothing comes out after the end; and, with the default
+//! `RUN_ERROR` came just before); nothing comes out after the end (all of it under every
+//! policy, resuming after a cursor of the input's first run included); and, with the default
 //! options and no fault, the events forwarded are the events of the input (differential
 //! against the SSE decoder).
 #![no_main]
 
-use agui_wire::relay::{EventTypeSet, RawPolicy, Relay, RelayOptions};
+use agui_wire::relay::{Cursor, EventTypeSet, RawPolicy, Relay, RelayOptions};
 use agui_wire::sse::{SseDecoder, SseItem, SseOptions};
 use agui_wire::{Bump, Event, EventType};
 use agui_wire_fuzz::split::{self, Rng};
@@ -17,7 +18,7 @@ use libfuzzer_sys::fuzz_target;
 
 struct Run {
     out: Vec<u8>,
-    counts: (u64, u64, u64, usize),
+    counts: (u64, u64, u64, u64, usize),
     fault: Option<String>,
 }
 
@@ -39,7 +40,7 @@ fn relay(options: &RelayOptions, chunks: &[&[u8]], pings: bool) -> Run {
     assert_eq!(out.len(), n, "nothing after the end");
     Run {
         out: out.concat(),
-        counts: (r.relayed(), r.dropped(), r.redacted(), r.events_seen()),
+        counts: (r.relayed(), r.dropped(), r.redacted(), r.skipped(), r.events_seen()),
         fault: r.fault().map(|f| f.to_string()),
     }
 }
@@ -66,9 +67,24 @@ fn frames(stream: &[u8], strict: bool) -> (Vec<Vec<u8>>, bool) {
     (all, clean)
 }
 
-fn policy(rng: &mut Rng) -> RelayOptions {
+/// The first `runId` string of the input (raw text between its quotes), so a resumed relay
+/// has a run to skip into.
+fn first_run_id(data: &[u8]) -> &str {
+    const KEY: &[u8] = b"\"runId\":\"";
+    let Some(at) = data.windows(KEY.len()).position(|w| w == KEY) else {
+        return "r";
+    };
+    let rest = &data[at + KEY.len()..];
+    let end = rest.iter().position(|&b| b == b'"').unwrap_or(rest.len());
+    std::str::from_utf8(&rest[..end]).unwrap_or("r")
+}
+
+fn policy(rng: &mut Rng, data: &[u8]) -> RelayOptions {
     let o = RelayOptions::new();
-    match rng.range(0, 5) {
+    match rng.range(0, 6) {
+        5 => o
+            .with_cursors(true)
+            .resume_after(Cursor::new(first_run_id(data), rng.range(0, 12) as u64)),
         0 => o.with_cursors(true),
         1 => o.with_raw(RawPolicy::Drop),
         2 => o.with_raw(RawPolicy::Redact).with_cursors(true),
@@ -84,7 +100,7 @@ fn policy(rng: &mut Rng) -> RelayOptions {
 
 fuzz_target!(|data: &[u8]| {
     let mut rng = Rng::for_input(data, 0x2e1a7);
-    let chosen = policy(&mut rng);
+    let chosen = policy(&mut rng, data);
     for options in [RelayOptions::new(), chosen] {
         let whole = relay(&options, &[data], false);
         for lengths in split::chunkings(data.len(), &mut rng) {

@@ -7,7 +7,9 @@
 //! stream is relayed through `agui-wire`'s relay stage. Other requests pass through.
 //!
 //! The gateway keeps no state between requests: any number of instances can stand behind a
-//! load balancer, and a resumed event stream needs only its `Last-Event-ID` forwarded.
+//! load balancer. A resumed event stream carries all the gateway needs in its `Last-Event-ID`
+//! (the `{runId}:{index}` cursor the relay wrote): the header goes upstream unchanged, and when
+//! the upstream replays the run the events up to the cursor are left out.
 //!
 //! ```
 //! use agui_gateway::{Config, Gateway};
@@ -29,6 +31,7 @@
 //! | [`reject`] | the `400`/`413` answer: [`reject::Rejection`] and its JSON body |
 //! | [`relay`] | the response side: [`relay::RelayPolicy`] (shared) and [`relay::EventRelay`] (one per response) |
 //! | `exchange` | the upstream exchange for a checked body (internal) |
+//! | `handoff` | a long event stream moved off Pingora's per-connection state onto a small task (internal) |
 //!
 //! ## Threads: `Send` and `Sync`
 //! | type | `Send` | `Sync` | lifetime |
@@ -46,6 +49,7 @@
 pub mod body;
 pub mod config;
 mod exchange;
+mod handoff;
 pub mod policy;
 pub mod proxy;
 pub mod reject;

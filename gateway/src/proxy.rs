@@ -54,7 +54,8 @@ pub struct Gateway {
     pub(crate) relay: RelayPolicy,
     pub(crate) keepalive: Option<Duration>,
     pub(crate) read_timeout: Duration,
-    pub(crate) connector: Connector,
+    pub(crate) connector: Arc<Connector>,
+    pub(crate) handoff_after: Option<Duration>,
 }
 
 impl Gateway {
@@ -80,7 +81,9 @@ impl Gateway {
             keepalive: (config.keepalive_secs > 0)
                 .then(|| Duration::from_secs(config.keepalive_secs)),
             read_timeout: Duration::from_secs(config.read_timeout_secs.max(1)),
-            connector: Connector::new(None),
+            connector: Arc::new(Connector::new(None)),
+            handoff_after: (config.handoff_after_ms > 0)
+                .then(|| Duration::from_millis(config.handoff_after_ms)),
         })
     }
 

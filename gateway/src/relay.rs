@@ -3,7 +3,7 @@
 //! cursors written, keep-alive pings when idle, and a well-formed `RUN_ERROR` when the
 //! upstream sends something invalid or stops inside a run.
 
-use agui_wire::relay::{EventTypeSet, RawPolicy, Relay, RelayOptions, join};
+use agui_wire::relay::{Cursor, EventTypeSet, RawPolicy, Relay, RelayOptions, join};
 use bytes::Bytes;
 
 /// How events are relayed. Shared by all requests; `Send + Sync`.
@@ -72,6 +72,46 @@ impl EventRelay {
             relay: Relay::new(policy.options.clone()),
             out: Vec::with_capacity(4),
         }
+    }
+
+    /// A relay for the response to a request that carried `Last-Event-ID: last_event_id` (a
+    /// reconnecting client). When the value is a cursor the gateway wrote (`{runId}:{index}`,
+    /// see [`Cursor::parse`]) and the upstream replays that run from its start, the events the
+    /// client already has are checked but not forwarded
+    /// ([`RelayOptions::resume_after`]). Any other value is not the gateway's business: the
+    /// stream is relayed whole (and the header has gone upstream unchanged either way).
+    ///
+    /// ```
+    /// use agui_gateway::relay::{EventRelay, RelayPolicy};
+    /// use bytes::Bytes;
+    /// let policy = RelayPolicy::new(&[], false)?;
+    /// let replay = Bytes::from_static(
+    ///     b"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+    ///       data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n");
+    /// let mut relay = EventRelay::resuming(&policy, "r:0");
+    /// assert_eq!(relay.resumes_after().map(|c| c.to_string()).as_deref(), Some("r:0"));
+    /// let out = relay.feed(replay.clone()).unwrap();
+    /// assert!(out.starts_with(b"id: r:1\ndata: {\"type\":\"RUN_FINISHED\""));
+    /// // Not a cursor: relayed whole, no error.
+    /// let mut plain = EventRelay::resuming(&policy, "not a cursor");
+    /// assert!(plain.resumes_after().is_none());
+    /// assert!(plain.feed(replay).unwrap().starts_with(b"id: r:0\n"));
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn resuming(policy: &RelayPolicy, last_event_id: &str) -> EventRelay {
+        let options = match Cursor::parse(last_event_id) {
+            Some(cursor) => policy.options.clone().resume_after(cursor),
+            None => policy.options.clone(),
+        };
+        EventRelay {
+            relay: Relay::new(options),
+            out: Vec::with_capacity(4),
+        }
+    }
+
+    /// The cursor this relay resumes after, if the request carried one.
+    pub fn resumes_after(&self) -> Option<&Cursor> {
+        self.relay.options().resume()
     }
 
     /// The next piece of the upstream's body; returns what to send the client now (frames

@@ -266,11 +266,55 @@ fn idle_streams_get_keepalive_pings() {
 fn a_client_that_hangs_up_frees_the_upstream_connection() {
     let python = python_or_skip!();
     let upstream = Upstream::start(&python);
-    let gw = Gateway::start(&upstream.url(), &[]);
+    let gw = Gateway::start(&upstream.url(), &["--handoff-after-ms", "0"]);
     let mut s = OpenStream::post(gw.port, "/long", RUN);
     s.read_until("TEXT_MESSAGE_CONTENT", 3);
     drop(s);
     // The gateway drops its upstream connection, so the upstream's next write fails.
+    eventually("the upstream notices the closed stream", || {
+        upstream.stats()["aborted"] == 1
+    });
+}
+
+/// Every stream handed off from Pingora's session to the gateway's own task at once
+/// (`--handoff-after-ms 1`): the relay, pings, a client hanging up and an upstream dying work
+/// the same there, and the client's connection closes cleanly at the end of the stream.
+#[test]
+fn handed_off_streams_behave_the_same() {
+    let python = python_or_skip!();
+    let upstream = Upstream::start(&python);
+    let gw = Gateway::start(
+        &upstream.url(),
+        &["--handoff-after-ms", "1", "--keepalive-secs", "1"],
+    );
+    let r = request(
+        gw.port,
+        "POST",
+        "/slow?pieces=3&pause=1.5",
+        &[JSON],
+        RUN,
+        Pace::Whole,
+    );
+    assert_eq!(r.status, 200);
+    let text = r.text();
+    let (ours, comments) = sse_data(&text);
+    let (theirs, _) = sse_data(
+        upstream.logged("/slow?pieces=3&pause=1.5")["sent"]
+            .as_str()
+            .unwrap(),
+    );
+    assert_eq!(ours, theirs, "relayed events differ from the upstream's");
+    assert!(comments.iter().any(|c| c == "ping"), "{text}");
+    assert_eq!(ids(&text).len(), theirs.len(), "every event has its cursor");
+    // An upstream that dies mid-frame: a RUN_ERROR, no partial frame.
+    let r = request(gw.port, "POST", "/die", &[JSON], RUN, Pace::Whole);
+    let text = r.text();
+    assert!(text.ends_with("\n\n"), "{text:?}");
+    assert_eq!(event_type(sse_data(&text).0.last().unwrap()), "RUN_ERROR");
+    // A client that hangs up: the upstream's next write fails.
+    let mut s = OpenStream::post(gw.port, "/long", RUN);
+    s.read_until("TEXT_MESSAGE_CONTENT", 3);
+    drop(s);
     eventually("the upstream notices the closed stream", || {
         upstream.stats()["aborted"] == 1
     });
@@ -333,4 +377,70 @@ fn other_requests_pass_through_and_resumes_carry_their_cursor() {
     );
     assert_eq!(r.status, 200);
     assert_eq!(upstream.logged("/run?pieces=1")["lastEventId"], "r1:4");
+}
+
+/// The `id:` lines of an event stream, in order.
+fn ids(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("id: "))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_resumed_stream_gets_only_the_events_after_its_cursor() {
+    let python = python_or_skip!();
+    let upstream = Upstream::start(&python);
+    let gw = Gateway::start(&upstream.url(), &[]);
+    // The first connection: every event, each with its cursor.
+    let first = request(gw.port, "POST", "/run?pieces=4", &[JSON], RUN, Pace::Whole);
+    assert_eq!(first.status, 200);
+    let first_text = first.text();
+    let (all, _) = sse_data(&first_text);
+    let all_ids = ids(&first_text);
+    assert_eq!(all.len(), 10);
+    assert_eq!(all_ids.len(), 10);
+    // The client saw up to event 5 and reconnects; the upstream replays the run from its start.
+    let r = request(
+        gw.port,
+        "POST",
+        "/run?pieces=4&again",
+        &[JSON, ("Last-Event-ID", all_ids[5].as_str())],
+        RUN,
+        Pace::Whole,
+    );
+    assert_eq!(r.status, 200);
+    let logged = upstream.logged("/run?pieces=4&again");
+    assert_eq!(
+        logged["lastEventId"], "r1:5",
+        "the header goes upstream unchanged"
+    );
+    let (replayed, _) = sse_data(logged["sent"].as_str().unwrap());
+    assert_eq!(replayed, all, "the upstream replayed the whole run");
+    let text = r.text();
+    let (data, _) = sse_data(&text);
+    assert_eq!(data, all[6..], "only the events after the cursor: {text}");
+    assert_eq!(
+        ids(&text),
+        all_ids[6..],
+        "with the cursors of the first connection"
+    );
+    // A Last-Event-ID that is not a cursor, or names another run: the stream is relayed whole.
+    for (n, other) in ["garbage", "r1:", "r1:x", "other-run:3"]
+        .into_iter()
+        .enumerate()
+    {
+        let path = format!("/run?pieces=4&other={n}");
+        let r = request(
+            gw.port,
+            "POST",
+            &path,
+            &[JSON, ("Last-Event-ID", other)],
+            RUN,
+            Pace::Whole,
+        );
+        assert_eq!(r.status, 200, "{other}");
+        assert_eq!(sse_data(&r.text()).0, all, "{other}");
+        assert_eq!(upstream.logged(&path)["lastEventId"], other);
+    }
 }

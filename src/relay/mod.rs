@@ -37,9 +37,15 @@
 //! line: the `runId` of the run's `RUN_STARTED` (as written in its JSON string, escapes kept, so
 //! the line holds no line break), and the index of the event in that run as the upstream sent
 //! it (`RUN_STARTED` is 0; dropped events count). A client that reconnects sends the last one
-//! as `Last-Event-ID`; a gateway that can replay a run (from the upstream or its own log) skips
-//! the events up to that index. An event before any `RUN_STARTED` gets no cursor, and an
-//! upstream `id:`-only frame is not forwarded (it would overwrite the client's cursor).
+//! as `Last-Event-ID`. An event before any `RUN_STARTED` gets no cursor, and an upstream
+//! `id:`-only frame is not forwarded (it would overwrite the client's cursor).
+//!
+//! To resume, read the header back with [`Cursor::parse`] and pass it to
+//! [`RelayOptions::resume_after`]: when the upstream replays that run from its start, the
+//! relay reads and checks its events as before but forwards only those after the cursor, with
+//! the same cursors as the first time ([`Relay::skipped`] counts the others). A value that is
+//! not a cursor, or a run the upstream does not replay, leaves the stream whole (see
+//! `resume_after` for why).
 //!
 //! # Memory and cost
 //!
@@ -51,8 +57,8 @@
 //!
 //! `Relay` is `Send` (it can live in a gateway's per-request context and move between threads
 //! with its task) but not `Sync`: it holds a [`Bump`] arena, which is `!Sync`; it is used through
-//! `&mut` anyway. [`RelayOptions`], [`RawPolicy`], [`EventTypeSet`], [`RelayFault`] and
-//! [`FaultKind`] are plain data, `Send + Sync`.
+//! `&mut` anyway. [`RelayOptions`], [`RawPolicy`], [`EventTypeSet`], [`Cursor`],
+//! [`RelayFault`] and [`FaultKind`] are plain data, `Send + Sync`.
 //!
 //! # A gateway's loop
 //!
@@ -84,9 +90,11 @@
 //! assert_eq!(relay.relayed(), 2);
 //! ```
 
+mod cursor;
 mod fault;
 mod options;
 
+pub use cursor::{Cursor, MAX_CURSOR_BYTES};
 pub use fault::{FaultKind, RelayFault};
 pub use options::{EventTypeSet, RawPolicy, RelayOptions};
 
@@ -224,9 +232,14 @@ struct Core {
     run_id: String,
     /// Index in the current run of the next event.
     run_index: u64,
+    /// While the current run is the one resumed: its events up to this index are skipped.
+    skip_through: Option<u64>,
+    /// Whether the resumed run has started (the cursor applies once).
+    resume_used: bool,
     seen: usize,
     relayed: u64,
     dropped: u64,
+    skipped: u64,
     redacted: u64,
     ended: bool,
     /// Whether the start of the stream is past (its byte order mark, if any, skipped).
@@ -277,9 +290,12 @@ impl Relay {
                 run: Run::None,
                 run_id: String::new(),
                 run_index: 0,
+                skip_through: None,
+                resume_used: false,
                 seen: 0,
                 relayed: 0,
                 dropped: 0,
+                skipped: 0,
                 redacted: 0,
                 ended: false,
                 bom_done: false,
@@ -471,7 +487,7 @@ impl Relay {
     }
 
     /// How many events were forwarded (redacted ones included; the relay's own `RUN_ERROR`
-    /// not).
+    /// and events skipped for a resuming client not).
     ///
     /// ```
     /// use agui_wire::relay::{Relay, RelayOptions};
@@ -502,6 +518,18 @@ impl Relay {
     #[must_use]
     pub fn redacted(&self) -> u64 {
         self.core.redacted
+    }
+
+    /// How many events were not forwarded because the client resuming after a cursor already
+    /// has them ([`RelayOptions::resume_after`]).
+    ///
+    /// ```
+    /// use agui_wire::relay::{Relay, RelayOptions};
+    /// assert_eq!(Relay::new(RelayOptions::new()).skipped(), 0);
+    /// ```
+    #[must_use]
+    pub fn skipped(&self) -> u64 {
+        self.core.skipped
     }
 
     /// Gives back memory a big frame made grow.
@@ -653,6 +681,14 @@ impl Core {
                 self.run_id.clear();
                 self.run_id.push_str(rs.run_id.raw());
                 self.run_index = 0;
+                self.skip_through = None;
+                if let Some(cursor) = &self.options.resume
+                    && !self.resume_used
+                    && cursor.run_id() == self.run_id
+                {
+                    self.resume_used = true;
+                    self.skip_through = Some(cursor.index());
+                }
             }
             Event::RunFinished(_) => self.run = Run::Finished,
             Event::RunError(_) => self.run = Run::Errored,
@@ -660,6 +696,13 @@ impl Core {
         }
         let run_index = self.run_index;
         self.run_index += 1;
+        if self.skip_through.is_some_and(|last| run_index <= last) {
+            // The resuming client has this event: checked and counted, not forwarded.
+            self.skipped += 1;
+            self.emit.upto(start, chunk, out);
+            self.emit.skip(end, chunk);
+            return Ok(());
+        }
 
         let kind = event.event_type();
         let raw = self.options.raw;

@@ -5,6 +5,8 @@ use crate::events::EventType;
 use crate::parser::ParseOptions;
 use crate::sse::SseOptions;
 
+use super::Cursor;
+
 /// What the relay does with raw upstream data: `RAW` events, and the `rawEvent` field any event
 /// may carry (both hold the provider's own event, which may include prompts, keys or personal
 /// data that a front end should not see).
@@ -144,6 +146,7 @@ pub struct RelayOptions {
     pub(super) drop_types: EventTypeSet,
     pub(super) cursors: bool,
     pub(super) check_order: bool,
+    pub(super) resume: Option<Cursor>,
 }
 
 impl Default for RelayOptions {
@@ -171,6 +174,7 @@ impl RelayOptions {
             drop_types: EventTypeSet::new(),
             cursors: false,
             check_order: true,
+            resume: None,
         }
     }
 
@@ -344,5 +348,61 @@ impl RelayOptions {
     #[must_use]
     pub fn check_order(&self) -> bool {
         self.check_order
+    }
+
+    /// Resume a stream after `cursor`, the `Last-Event-ID` of a reconnecting client read with
+    /// [`Cursor::parse`]. When the upstream replays the run `cursor.run_id()` from its start,
+    /// the events of that run with an index up to and including `cursor.index()` are read,
+    /// checked and counted as usual (so the order rules hold and the cursors of later events
+    /// are the ones the first connection wrote) but not forwarded: the client has them. Later
+    /// events are forwarded, with their cursors when [`with_cursors`](Self::with_cursors) is
+    /// on. [`Relay::skipped`](super::Relay::skipped) counts the events left out.
+    ///
+    /// What is not skipped, and why:
+    /// * **Events of other runs.** A cursor says only how far the client got in its own run.
+    ///   If the stream holds another run first (the upstream started a new one, or replays the
+    ///   thread), that run is forwarded whole; skipping starts at the named run's
+    ///   `RUN_STARTED` and applies to the first run of that id only.
+    /// * **A run that never comes.** If the upstream does not replay the named run (it may
+    ///   read the `Last-Event-ID` itself, since a gateway forwards it), nothing is skipped:
+    ///   without the run's own events the relay cannot know what the client has, and
+    ///   forwarding is the choice that loses nothing.
+    ///
+    /// A `Last-Event-ID` that is not a cursor (`Cursor::parse` gives `None`) is simply not
+    /// passed here: the stream is relayed whole, and the request does not fail.
+    ///
+    /// ```
+    /// use bytes::Bytes;
+    /// use agui_wire::relay::{Cursor, Relay, RelayOptions};
+    /// let replay = Bytes::from_static(
+    ///     b"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+    ///       data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n\n\
+    ///       data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"hi\"}\n\n");
+    /// // The client had events 0 and 1 of run r.
+    /// let cursor = Cursor::parse("r:1").unwrap();
+    /// let mut relay = Relay::new(RelayOptions::new().with_cursors(true).resume_after(cursor));
+    /// let mut out = Vec::new();
+    /// relay.feed(replay, &mut out);
+    /// let text = String::from_utf8(out.concat()).unwrap();
+    /// assert!(text.starts_with("id: r:2\ndata: {\"type\":\"TEXT_MESSAGE_CONTENT\""));
+    /// assert_eq!((relay.skipped(), relay.relayed()), (2, 1));
+    /// ```
+    #[must_use]
+    pub fn resume_after(mut self, cursor: Cursor) -> Self {
+        self.resume = Some(cursor);
+        self
+    }
+
+    /// The cursor the stream resumes after, if any.
+    ///
+    /// ```
+    /// use agui_wire::relay::{Cursor, RelayOptions};
+    /// assert!(RelayOptions::new().resume().is_none());
+    /// let o = RelayOptions::new().resume_after(Cursor::new("r", 3));
+    /// assert_eq!(o.resume().map(Cursor::index), Some(3));
+    /// ```
+    #[must_use]
+    pub fn resume(&self) -> Option<&Cursor> {
+        self.resume.as_ref()
     }
 }

@@ -437,7 +437,9 @@ async fn all(quick: bool, only: Option<&str>) {
                     open.push(t.await.unwrap());
                 }
             }
-            tokio::time::sleep(Duration::from_millis(1000)).await;
+            // Long enough for the gateway to hand the streams off (--handoff-after-ms, 1 s) and
+            // give the freed memory back (one second later).
+            tokio::time::sleep(Duration::from_millis(3000)).await;
             let (rss, hwm) = memory_kib(pid);
             let per = (rss.saturating_sub(base)) as f64 * 1024.0 / streams as f64;
             println!(
