@@ -386,6 +386,29 @@ fn an_upstream_byte_order_mark_is_not_forwarded() {
     assert_eq!(texts(&joined).len(), 12);
 }
 
+/// Found by the `relay` fuzz target: a byte order mark in the middle of the upstream's stream
+/// starts a line the client ignores (`\u{FEFF}data: ...` is an unknown field). When what came
+/// before it was not forwarded (here an `id:`-only frame, dropped with cursors on), that line
+/// became the output's first bytes, where a client strips the mark and reads `data:`.
+#[test]
+fn a_byte_order_mark_inside_the_stream_never_starts_the_output() {
+    let mut input = b"id: x\n\n\xEF\xBB\xBFdata: not an event\n\n".to_vec();
+    input.extend_from_slice(&conversation());
+    for options in [RelayOptions::new(), RelayOptions::new().with_cursors(true)] {
+        let (out, relay) = whole(&options, &input);
+        assert!(
+            !out.starts_with(b"\xEF"),
+            "{:?}",
+            String::from_utf8_lossy(&out)
+        );
+        // The client's reading of the output: the conversation's events and nothing else.
+        assert_eq!(events_of(&out).len(), 12);
+        assert!(relay.fault().is_none());
+        let mut rng = Rng(7);
+        check_chunkings(&input, &mut rng);
+    }
+}
+
 // ----- faults -------------------------------------------------------------------------------
 
 /// The last frame of `out`: a `RUN_ERROR` with the given code, parsed.

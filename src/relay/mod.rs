@@ -136,9 +136,29 @@ struct Emitter {
     /// A skipped frame ended with a CR at the end of a chunk: a LF starting the next chunk
     /// belongs to it, and is skipped too (so that the output does not depend on the chunking).
     skip_lf: bool,
+    /// Something has been written to the output.
+    started: bool,
 }
 
 impl Emitter {
+    /// Appends `bytes` to the output. The output's first byte is where a client strips a
+    /// byte order mark: an upstream's BOM in the middle of its stream (the start of a line the
+    /// client ignores, such as `\u{FEFF}data: ...`) must not become the output's first bytes,
+    /// or the client would read that line. A leading blank line (which dispatches nothing)
+    /// keeps it where it was. (The upstream's own leading BOM is never forwarded.)
+    fn put(&mut self, out: &mut Vec<Bytes>, bytes: Bytes) {
+        if bytes.is_empty() {
+            return;
+        }
+        if !self.started {
+            self.started = true;
+            if bytes.first() == Some(&0xEF) {
+                out.push(Bytes::from_static(b"\n"));
+            }
+        }
+        out.push(bytes);
+    }
+
     /// Emits stream bytes `[fwd, to)`: a slice of `chunk`, or the carried bytes and the
     /// chunk's start in one buffer.
     fn upto(&mut self, to: u64, chunk: &Bytes, out: &mut Vec<Bytes>) {
@@ -150,11 +170,14 @@ impl Emitter {
             if to >= self.base {
                 let n = usize::try_from(to - self.base).unwrap_or(usize::MAX);
                 bytes.extend_from_slice(chunk.get(..n).unwrap_or(chunk));
-                out.push(Bytes::from(bytes));
+                self.put(out, Bytes::from(bytes));
             } else {
                 let n = usize::try_from(to - self.fwd).unwrap_or(usize::MAX);
                 let n = n.min(bytes.len());
-                out.push(Bytes::copy_from_slice(bytes.get(..n).unwrap_or_default()));
+                self.put(
+                    out,
+                    Bytes::copy_from_slice(bytes.get(..n).unwrap_or_default()),
+                );
                 bytes.drain(..n);
                 self.carry = bytes;
             }
@@ -165,7 +188,7 @@ impl Emitter {
                 .min(len);
             let b = usize::try_from(to - self.base).unwrap_or(len).min(len);
             if a < b {
-                out.push(chunk.slice(a..b));
+                self.put(out, chunk.slice(a..b));
             }
         }
         self.fwd = to;
@@ -442,7 +465,7 @@ impl Relay {
     /// ```
     pub fn on_idle(&mut self, out: &mut Vec<Bytes>) {
         if !self.core.ended {
-            out.push(Bytes::from_static(PING));
+            self.core.emit.put(out, Bytes::from_static(PING));
         }
     }
 
@@ -632,7 +655,7 @@ impl Core {
     fn end_with(&mut self, fault: RelayFault, at: u64, chunk: &Bytes, out: &mut Vec<Bytes>) {
         self.emit.upto(at.max(self.emit.fwd), chunk, out);
         if self.run != Run::Errored {
-            out.push(Bytes::from(fault.frame()));
+            self.emit.put(out, Bytes::from(fault.frame()));
         }
         self.fault = Some(Box::new(fault));
         self.ended = true;
@@ -752,7 +775,7 @@ impl Core {
                 crate::sse::encode_frame(&mut bytes, data);
             }
             self.emit.upto(start, chunk, out);
-            out.push(Bytes::from(bytes));
+            self.emit.put(out, Bytes::from(bytes));
             self.emit.skip(end, chunk);
         } else if !cursor.is_empty() {
             // The cursor line, then the frame as the upstream wrote it.
@@ -761,7 +784,7 @@ impl Core {
             line.extend_from_slice(b"id: ");
             line.extend_from_slice(&cursor);
             line.push(b'\n');
-            out.push(Bytes::from(line));
+            self.emit.put(out, Bytes::from(line));
         }
         // Otherwise the frame's bytes go out with the next emission, unchanged: a slice of the
         // chunk when it lies whole in it, the gathered bytes when it was split.
