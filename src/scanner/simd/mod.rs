@@ -93,14 +93,36 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
 }
 
 /// [`special_mask`] for the input's last block (every string of a short SSE frame ends in
-/// it): the vector kernel on a copy padded with spaces, which are neither special nor high.
+/// it). When the input holds 64 bytes or more, the vector kernel reads the input's last 64
+/// bytes, which overlap the block, and the masks are shifted down so that bit 0 is `at` again
+/// (the shift brings in zeros, so nothing past the input is flagged). A shorter input is copied
+/// into a block padded with spaces, which are neither special nor high.
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
 #[inline(never)]
 fn tail_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
-    let rest = bytes.get(at..).unwrap_or_default();
+    let len = bytes.len();
+    let at = at.min(len);
+    let n = len - at;
+    if len >= BLOCK {
+        let base = len - BLOCK;
+        // `at + BLOCK > len` here, so `at > base` and the shift is 1..=63 (or 64 only if
+        // `at == len`, handled by `checked_shr`).
+        let shift = (at - base) as u32;
+        let (m, na) = if level() == 2 {
+            // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
+            // `base + BLOCK == bytes.len()`.
+            unsafe { avx2::special_mask(bytes, base) }
+        } else {
+            sse2::special_mask(bytes, base)
+        };
+        return (
+            m.checked_shr(shift).unwrap_or(0),
+            n,
+            na.checked_shr(shift).unwrap_or(0),
+        );
+    }
     let mut block = [b' '; BLOCK];
-    let n = rest.len().min(BLOCK);
-    block[..n].copy_from_slice(&rest[..n]);
+    block[..n].copy_from_slice(&bytes[at..]);
     if level() == 2 {
         // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
         // `block` is exactly 64 bytes long.
@@ -284,6 +306,26 @@ mod tests {
                     let mut v = vec![b'a'; len];
                     v[pos] = special;
                     for at in [0, pos.saturating_sub(3), pos] {
+                        check_mask(&v, at);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every start in the last block of inputs of 64 bytes and more (read through the
+    /// input's last 64 bytes, shifted) and of shorter ones (a padded copy).
+    #[test]
+    fn tail_masks_every_start() {
+        for len in [0, 1, 7, 40, 63, 64, 65, 71, 100, 127, 128, 129] {
+            for pos in 0..len {
+                for special in [b'"', b'\\', 0x1f, 0xE9] {
+                    let mut v: Vec<u8> = (0..len).map(|k| b'a' + (k % 26) as u8).collect();
+                    v[pos] = special;
+                    if pos + 3 < len {
+                        v[pos + 3] = 0xC3;
+                    }
+                    for at in len.saturating_sub(BLOCK + 1)..=len + 1 {
                         check_mask(&v, at);
                     }
                 }
