@@ -53,8 +53,21 @@ impl<'a> Event<'a> {
         arena: &'a Bump,
         options: &ParseOptions,
     ) -> Result<Event<'a>, Error> {
-        Parser::document(input, arena, options, "event", |p| p.event())
+        // The fields are gathered into `parts` and the event is built last, straight into the
+        // returned `Result`: the (large) `Event` is never moved through the parser's results.
+        let mut parts = Parts::default();
+        let head = Parser::document(input, arena, options, "event", |p| p.event(&mut parts))?;
+        build(head, &mut parts, input)
     }
+}
+
+/// What [`Parser::event`] returns besides the fields: the type, the unknown fields and where
+/// the object starts (for a missing field's error).
+struct Head<'a> {
+    kind: Kind,
+    type_str: Str<'a>,
+    extra: crate::model::Extra<'a>,
+    start: usize,
 }
 
 /// The kind of an event while it is read: a known type, or an unknown one.
@@ -128,15 +141,14 @@ fn variant_error(
 
 impl<'a> Parser<'a, '_> {
     /// One event object (the cursor at its `{`).
-    pub(crate) fn event(&mut self) -> RawResult<Event<'a>> {
+    fn event(&mut self, b: &mut Parts<'a>) -> RawResult<Head<'a>> {
         let mut obj = self.open()?;
         let mut pending: SmallVec<[(StrToken<'a>, usize); 4]> = SmallVec::new();
         let mut kind: Option<Kind> = None;
         let mut type_str: Option<Str<'a>> = None;
-        let mut b = Parts::default();
         while let Some(key) = self.next_key(&mut obj)? {
             match kind {
-                Some(k) => self.event_field(&mut obj, k, key, &mut b)?,
+                Some(k) => self.event_field(&mut obj, k, key, b)?,
                 None if Self::key_is(&key, "type") => {
                     let t = self.string("type")?;
                     let k = match EventType::from_name(&t.unescaped()) {
@@ -147,7 +159,7 @@ impl<'a> Parser<'a, '_> {
                     let depth = self.depth;
                     for (pkey, pos) in pending.drain(..) {
                         self.cur.pos = pos;
-                        self.event_field(&mut obj, k, pkey, &mut b)?;
+                        self.event_field(&mut obj, k, pkey, b)?;
                     }
                     self.cur.pos = resume;
                     self.depth = depth;
@@ -166,13 +178,12 @@ impl<'a> Parser<'a, '_> {
         };
         let start = obj.start;
         let extra = self.finish(obj);
-        match kind {
-            Kind::Unknown => Ok(Event::Unknown {
-                r#type: type_str,
-                fields: extra,
-            }),
-            Kind::Known(t) => build(t, b, extra, start),
-        }
+        Ok(Head {
+            kind,
+            type_str,
+            extra,
+            start,
+        })
     }
 
     fn event_field(
@@ -612,19 +623,41 @@ pub(crate) fn is_json_pointer(p: &str) -> bool {
 }
 
 /// Assembles the event of type `t` from its fields, checking the required ones.
-fn build<'a>(
-    t: EventType,
-    b: Parts<'a>,
-    extra: crate::model::Extra<'a>,
-    start: usize,
-) -> RawResult<Event<'a>> {
-    fn need<T>(v: Option<T>, start: usize, field: &'static str) -> RawResult<T> {
-        v.ok_or_else(|| Parser::missing(start, field))
+/// The event from its parts, or the error of a missing required field (located in `input`).
+/// The `Result` is the one [`Event::parse_with`] returns, built in place (inlined there, so
+/// that `b` is not copied either).
+#[inline(always)]
+fn build<'a>(head: Head<'a>, b: &mut Parts<'a>, input: &[u8]) -> Result<Event<'a>, Error> {
+    let Head {
+        kind,
+        type_str,
+        extra,
+        start,
+    } = head;
+    let t = match kind {
+        Kind::Known(t) => t,
+        Kind::Unknown => {
+            return Ok(Event::Unknown {
+                r#type: type_str,
+                fields: extra,
+            });
+        }
+    };
+    #[cold]
+    fn missing(start: usize, field: &'static str, input: &[u8]) -> Error {
+        Parser::missing(start, field).locate(input)
+    }
+    #[inline(always)]
+    fn need<T>(v: Option<T>, start: usize, field: &'static str, input: &[u8]) -> Result<T, Error> {
+        match v {
+            Some(v) => Ok(v),
+            None => Err(missing(start, field, input)),
+        }
     }
     let base = EventBase {
-        timestamp: b.timestamp,
-        raw_event: b.raw_event,
-        metadata: b.metadata,
+        timestamp: b.timestamp.take(),
+        raw_event: b.raw_event.take(),
+        metadata: b.metadata.take(),
         subagent_run_id: None,
         extra,
     };
@@ -633,181 +666,181 @@ fn build<'a>(
         base
     };
     use EventType as T;
-    let sub = b.subagent_run_id;
+    let sub = b.subagent_run_id.take();
     Ok(match t {
         T::RunStarted => Event::RunStarted(RunStartedEvent {
             base,
-            thread_id: need(b.thread_id, start, "threadId")?,
-            run_id: need(b.run_id, start, "runId")?,
-            protocol_version: b.protocol_version,
-            parent_run_id: b.parent_run_id,
-            input: b.input,
+            thread_id: need(b.thread_id.take(), start, "threadId", input)?,
+            run_id: need(b.run_id.take(), start, "runId", input)?,
+            protocol_version: b.protocol_version.take(),
+            parent_run_id: b.parent_run_id.take(),
+            input: b.input.take(),
         }),
         T::RunFinished => Event::RunFinished(RunFinishedEvent {
             base,
-            thread_id: need(b.thread_id, start, "threadId")?,
-            run_id: need(b.run_id, start, "runId")?,
-            result: b.result,
-            outcome: b.run_outcome,
-            usage: b.usage,
+            thread_id: need(b.thread_id.take(), start, "threadId", input)?,
+            run_id: need(b.run_id.take(), start, "runId", input)?,
+            result: b.result.take(),
+            outcome: b.run_outcome.take(),
+            usage: b.usage.take(),
         }),
         T::RunError => Event::RunError(RunErrorEvent {
             base,
-            message: need(b.message, start, "message")?,
-            code: b.code,
-            usage: b.usage,
+            message: need(b.message.take(), start, "message", input)?,
+            code: b.code.take(),
+            usage: b.usage.take(),
         }),
         T::StepStarted => Event::StepStarted(StepStartedEvent {
             base: with_sub(base, sub),
-            step_name: need(b.step_name, start, "stepName")?,
+            step_name: need(b.step_name.take(), start, "stepName", input)?,
         }),
         T::StepFinished => Event::StepFinished(StepFinishedEvent {
             base: with_sub(base, sub),
-            step_name: need(b.step_name, start, "stepName")?,
+            step_name: need(b.step_name.take(), start, "stepName", input)?,
         }),
         T::TextMessageStart => Event::TextMessageStart(TextMessageStartEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            role: b.role,
-            name: b.name,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            role: b.role.take(),
+            name: b.name.take(),
         }),
         T::TextMessageContent => Event::TextMessageContent(TextMessageContentEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            delta: need(b.delta, start, "delta")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            delta: need(b.delta.take(), start, "delta", input)?,
         }),
         T::TextMessageEnd => Event::TextMessageEnd(TextMessageEndEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
         }),
         T::TextMessageChunk => Event::TextMessageChunk(TextMessageChunkEvent {
             base: with_sub(base, sub),
-            message_id: b.message_id,
-            role: b.role,
-            delta: b.delta,
-            name: b.name,
+            message_id: b.message_id.take(),
+            role: b.role.take(),
+            delta: b.delta.take(),
+            name: b.name.take(),
         }),
         T::ToolCallStart => Event::ToolCallStart(ToolCallStartEvent {
             base: with_sub(base, sub),
-            tool_call_id: need(b.tool_call_id, start, "toolCallId")?,
-            tool_call_name: need(b.tool_call_name, start, "toolCallName")?,
-            parent_message_id: b.parent_message_id,
+            tool_call_id: need(b.tool_call_id.take(), start, "toolCallId", input)?,
+            tool_call_name: need(b.tool_call_name.take(), start, "toolCallName", input)?,
+            parent_message_id: b.parent_message_id.take(),
         }),
         T::ToolCallArgs => Event::ToolCallArgs(ToolCallArgsEvent {
             base: with_sub(base, sub),
-            tool_call_id: need(b.tool_call_id, start, "toolCallId")?,
-            delta: need(b.delta, start, "delta")?,
+            tool_call_id: need(b.tool_call_id.take(), start, "toolCallId", input)?,
+            delta: need(b.delta.take(), start, "delta", input)?,
         }),
         T::ToolCallEnd => Event::ToolCallEnd(ToolCallEndEvent {
             base: with_sub(base, sub),
-            tool_call_id: need(b.tool_call_id, start, "toolCallId")?,
+            tool_call_id: need(b.tool_call_id.take(), start, "toolCallId", input)?,
         }),
         T::ToolCallChunk => Event::ToolCallChunk(ToolCallChunkEvent {
             base: with_sub(base, sub),
-            tool_call_id: b.tool_call_id,
-            tool_call_name: b.tool_call_name,
-            parent_message_id: b.parent_message_id,
-            delta: b.delta,
+            tool_call_id: b.tool_call_id.take(),
+            tool_call_name: b.tool_call_name.take(),
+            parent_message_id: b.parent_message_id.take(),
+            delta: b.delta.take(),
         }),
         T::ToolCallResult => Event::ToolCallResult(ToolCallResultEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            tool_call_id: need(b.tool_call_id, start, "toolCallId")?,
-            content: need(b.content, start, "content")?,
-            role: b.role,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            tool_call_id: need(b.tool_call_id.take(), start, "toolCallId", input)?,
+            content: need(b.content.take(), start, "content", input)?,
+            role: b.role.take(),
         }),
         T::StateSnapshot => Event::StateSnapshot(StateSnapshotEvent {
             base: with_sub(base, sub),
-            snapshot: need(b.snapshot, start, "snapshot")?,
+            snapshot: need(b.snapshot.take(), start, "snapshot", input)?,
         }),
         T::StateDelta => Event::StateDelta(StateDeltaEvent {
             base: with_sub(base, sub),
-            delta: need(b.patch, start, "delta")?,
+            delta: need(b.patch.take(), start, "delta", input)?,
         }),
         T::MessagesSnapshot => Event::MessagesSnapshot(MessagesSnapshotEvent {
             base,
-            messages: need(b.messages, start, "messages")?,
+            messages: need(b.messages.take(), start, "messages", input)?,
         }),
         T::ActivitySnapshot => Event::ActivitySnapshot(ActivitySnapshotEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            activity_type: need(b.activity_type, start, "activityType")?,
-            content: need(b.raw_content, start, "content")?,
-            replace: b.replace,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            activity_type: need(b.activity_type.take(), start, "activityType", input)?,
+            content: need(b.raw_content.take(), start, "content", input)?,
+            replace: b.replace.take(),
         }),
         T::ActivityDelta => Event::ActivityDelta(ActivityDeltaEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            activity_type: need(b.activity_type, start, "activityType")?,
-            patch: need(b.patch, start, "patch")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            activity_type: need(b.activity_type.take(), start, "activityType", input)?,
+            patch: need(b.patch.take(), start, "patch", input)?,
         }),
         T::Raw => Event::Raw(RawEvent {
             base: with_sub(base, sub),
-            event: need(b.event, start, "event")?,
-            source: b.source,
+            event: need(b.event.take(), start, "event", input)?,
+            source: b.source.take(),
         }),
         T::Custom => Event::Custom(CustomEvent {
             base: with_sub(base, sub),
-            name: need(b.name, start, "name")?,
-            value: need(b.value, start, "value")?,
+            name: need(b.name.take(), start, "name", input)?,
+            value: need(b.value.take(), start, "value", input)?,
         }),
         T::ReasoningStart => Event::ReasoningStart(ReasoningStartEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
         }),
         T::ReasoningMessageStart => Event::ReasoningMessageStart(ReasoningMessageStartEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            role: b.role,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            role: b.role.take(),
         }),
         T::ReasoningMessageContent => {
             Event::ReasoningMessageContent(ReasoningMessageContentEvent {
                 base: with_sub(base, sub),
-                message_id: need(b.message_id, start, "messageId")?,
-                delta: need(b.delta, start, "delta")?,
+                message_id: need(b.message_id.take(), start, "messageId", input)?,
+                delta: need(b.delta.take(), start, "delta", input)?,
             })
         }
         T::ReasoningMessageEnd => Event::ReasoningMessageEnd(ReasoningMessageEndEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
         }),
         T::ReasoningMessageChunk => Event::ReasoningMessageChunk(ReasoningMessageChunkEvent {
             base: with_sub(base, sub),
-            message_id: b.message_id,
-            delta: b.delta,
+            message_id: b.message_id.take(),
+            delta: b.delta.take(),
         }),
         T::ReasoningEnd => Event::ReasoningEnd(ReasoningEndEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
         }),
         T::ReasoningEncryptedValue => {
             Event::ReasoningEncryptedValue(ReasoningEncryptedValueEvent {
                 base: with_sub(base, sub),
-                subtype: need(b.subtype, start, "subtype")?,
-                entity_id: need(b.entity_id, start, "entityId")?,
-                encrypted_value: need(b.encrypted_value, start, "encryptedValue")?,
+                subtype: need(b.subtype.take(), start, "subtype", input)?,
+                entity_id: need(b.entity_id.take(), start, "entityId", input)?,
+                encrypted_value: need(b.encrypted_value.take(), start, "encryptedValue", input)?,
             })
         }
         T::SubagentStarted => Event::SubagentStarted(SubagentStartedEvent {
             base,
-            subagent_run_id: need(sub, start, "subagentRunId")?,
-            name: need(b.name, start, "name")?,
-            description: b.description,
-            parent_subagent_run_id: b.parent_subagent_run_id,
-            parent_tool_call_id: b.parent_tool_call_id,
-            parent_message_id: b.parent_message_id,
+            subagent_run_id: need(sub, start, "subagentRunId", input)?,
+            name: need(b.name.take(), start, "name", input)?,
+            description: b.description.take(),
+            parent_subagent_run_id: b.parent_subagent_run_id.take(),
+            parent_tool_call_id: b.parent_tool_call_id.take(),
+            parent_message_id: b.parent_message_id.take(),
         }),
         T::SubagentFinished => Event::SubagentFinished(SubagentFinishedEvent {
             base,
-            subagent_run_id: need(sub, start, "subagentRunId")?,
-            result: b.result,
-            outcome: b.subagent_outcome,
+            subagent_run_id: need(sub, start, "subagentRunId", input)?,
+            result: b.result.take(),
+            outcome: b.subagent_outcome.take(),
         }),
         T::SubagentError => Event::SubagentError(SubagentErrorEvent {
             base,
-            subagent_run_id: need(sub, start, "subagentRunId")?,
-            message: need(b.message, start, "message")?,
-            code: b.code,
+            subagent_run_id: need(sub, start, "subagentRunId", input)?,
+            message: need(b.message.take(), start, "message", input)?,
+            code: b.code.take(),
         }),
     })
 }
