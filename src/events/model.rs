@@ -212,7 +212,7 @@ impl EventType {
     }
 
     /// The JSON keys of this type's events in the order the Python SDK writes them.
-    pub(crate) fn fields(self) -> &'static [&'static str] {
+    pub(crate) const fn fields(self) -> &'static [&'static str] {
         use EventType::*;
         match self {
             RunStarted => {

@@ -5,6 +5,7 @@ use std::mem::ManuallyDrop;
 use bumpalo::Bump;
 use smallvec::SmallVec;
 
+use super::fields::{self, F};
 use super::model::*;
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::model::{Content, JsonKind, List, Message, RawJson, Role, RunAgentInput, Str};
@@ -206,10 +207,20 @@ impl<'a> Parser<'a, '_> {
         key: StrToken<'a>,
         b: &mut Parts<'a>,
     ) -> RawResult<()> {
-        let names = kind.fields();
-        let (Kind::Known(t), Some(id)) = (kind, self.known(obj, names, &key)?) else {
+        let Kind::Known(t) = kind else {
+            // Only a second `type` is known here (and an error: a duplicate).
+            self.known(obj, kind.fields(), &key)?;
             return self.unknown(obj, key);
         };
+        let f = if key.escaped {
+            fields::field_escaped(&Str::from_validated(key.raw, true))
+        } else {
+            fields::field(key.raw.as_bytes())
+        };
+        let Some((f, id)) = f.and_then(|f| Some((f, fields::id(t, f)?))) else {
+            return self.unknown(obj, key);
+        };
+        self.known_at(obj, t.fields(), id, &key)?;
         use EventType as T;
         let chunk = matches!(
             t,
@@ -219,26 +230,26 @@ impl<'a> Parser<'a, '_> {
             t,
             T::SubagentStarted | T::SubagentFinished | T::SubagentError
         );
-        match names[id] {
-            "timestamp" => b.timestamp = self.timestamp()?,
-            "rawEvent" => b.raw_event = self.opt_any("rawEvent")?,
-            "metadata" => b.metadata = self.metadata(false)?,
-            "subagentRunId" if subagent => {
+        match f {
+            F::Timestamp => b.timestamp = self.timestamp()?,
+            F::RawEvent => b.raw_event = self.opt_any("rawEvent")?,
+            F::Metadata => b.metadata = self.metadata(false)?,
+            F::SubagentRunId if subagent => {
                 set(&mut b.subagent_run_id, self.string("subagentRunId")?)
             }
-            "subagentRunId" => b.subagent_run_id = self.opt_string("subagentRunId")?,
-            "threadId" => set(&mut b.thread_id, self.string("threadId")?),
-            "runId" => set(&mut b.run_id, self.string("runId")?),
-            "protocolVersion" => b.protocol_version = self.opt_string("protocolVersion")?,
-            "parentRunId" => b.parent_run_id = self.opt_string("parentRunId")?,
-            "input" => {
+            F::SubagentRunId => b.subagent_run_id = self.opt_string("subagentRunId")?,
+            F::ThreadId => set(&mut b.thread_id, self.string("threadId")?),
+            F::RunId => set(&mut b.run_id, self.string("runId")?),
+            F::ProtocolVersion => b.protocol_version = self.opt_string("protocolVersion")?,
+            F::ParentRunId => b.parent_run_id = self.opt_string("parentRunId")?,
+            F::Input => {
                 if !self.null_as_absent("input")? {
                     self.expect_kind(b'{', "input", "an object")?;
                     b.input = Some(Box::new(self.run_agent_input()?));
                 }
             }
-            "result" => b.result = self.opt_any("result")?,
-            "outcome" => {
+            F::Result => b.result = self.opt_any("result")?,
+            F::Outcome => {
                 if !self.null_as_absent("outcome")? {
                     if t == T::RunFinished {
                         b.run_outcome = Some(self.run_outcome()?);
@@ -247,13 +258,13 @@ impl<'a> Parser<'a, '_> {
                     }
                 }
             }
-            "usage" => b.usage = self.opt_list("usage", |p| p.token_usage())?,
-            "message" => set(&mut b.message, self.string("message")?),
-            "code" => b.code = self.opt_string("code")?,
-            "stepName" => set(&mut b.step_name, self.string("stepName")?),
-            "messageId" if chunk => b.message_id = self.opt_string("messageId")?,
-            "messageId" => set(&mut b.message_id, self.string("messageId")?),
-            "role" => {
+            F::Usage => b.usage = self.opt_list("usage", |p| p.token_usage())?,
+            F::Message => set(&mut b.message, self.string("message")?),
+            F::Code => b.code = self.opt_string("code")?,
+            F::StepName => set(&mut b.step_name, self.string("stepName")?),
+            F::MessageId if chunk => b.message_id = self.opt_string("messageId")?,
+            F::MessageId => set(&mut b.message_id, self.string("messageId")?),
+            F::Role => {
                 b.role = match t {
                     T::ToolCallResult => self.role_in(&[Role::Tool], "tool")?,
                     T::ReasoningMessageStart => self.role_in(&[Role::Reasoning], "reasoning")?,
@@ -263,51 +274,51 @@ impl<'a> Parser<'a, '_> {
                     )?,
                 }
             }
-            "name" if matches!(t, T::Custom | T::SubagentStarted) => {
+            F::Name if matches!(t, T::Custom | T::SubagentStarted) => {
                 set(&mut b.name, self.string("name")?)
             }
-            "name" => b.name = self.opt_string("name")?,
-            "delta" if t == T::StateDelta => set(&mut b.patch, self.json_patch("delta")?),
-            "delta" if chunk => b.delta = self.opt_string("delta")?,
-            "delta" => set(&mut b.delta, self.string("delta")?),
-            "patch" => set(&mut b.patch, self.json_patch("patch")?),
-            "toolCallId" if chunk => b.tool_call_id = self.opt_string("toolCallId")?,
-            "toolCallId" => set(&mut b.tool_call_id, self.string("toolCallId")?),
-            "toolCallName" if chunk => b.tool_call_name = self.opt_string("toolCallName")?,
-            "toolCallName" => set(&mut b.tool_call_name, self.string("toolCallName")?),
-            "parentMessageId" => b.parent_message_id = self.opt_string("parentMessageId")?,
-            "content" if t == T::ActivitySnapshot => {
+            F::Name => b.name = self.opt_string("name")?,
+            F::Delta if t == T::StateDelta => set(&mut b.patch, self.json_patch("delta")?),
+            F::Delta if chunk => b.delta = self.opt_string("delta")?,
+            F::Delta => set(&mut b.delta, self.string("delta")?),
+            F::Patch => set(&mut b.patch, self.json_patch("patch")?),
+            F::ToolCallId if chunk => b.tool_call_id = self.opt_string("toolCallId")?,
+            F::ToolCallId => set(&mut b.tool_call_id, self.string("toolCallId")?),
+            F::ToolCallName if chunk => b.tool_call_name = self.opt_string("toolCallName")?,
+            F::ToolCallName => set(&mut b.tool_call_name, self.string("toolCallName")?),
+            F::ParentMessageId => b.parent_message_id = self.opt_string("parentMessageId")?,
+            F::Content if t == T::ActivitySnapshot => {
                 set(&mut b.raw_content, self.raw_object("content")?)
             }
-            "content" => set(&mut b.content, self.content()?),
-            "snapshot" => set(&mut b.snapshot, self.raw()?),
-            "messages" => {
+            F::Content => set(&mut b.content, self.content()?),
+            F::Snapshot => set(&mut b.snapshot, self.raw()?),
+            F::Messages => {
                 let limit = self.opts.max_messages;
                 set(
                     &mut b.messages,
                     self.list("messages", limit, |p| p.message())?,
                 );
             }
-            "activityType" => set(&mut b.activity_type, self.string("activityType")?),
-            "replace" => b.replace = self.opt_bool("replace")?,
-            "event" => set(&mut b.event, self.raw()?),
-            "source" => b.source = self.opt_string("source")?,
-            "value" => set(&mut b.value, self.raw()?),
-            "subtype" => {
+            F::ActivityType => set(&mut b.activity_type, self.string("activityType")?),
+            F::Replace => b.replace = self.opt_bool("replace")?,
+            F::Event => set(&mut b.event, self.raw()?),
+            F::Source => b.source = self.opt_string("source")?,
+            F::Value => set(&mut b.value, self.raw()?),
+            F::Subtype => {
                 let at = self.cur.pos;
                 let s = self.string("subtype")?;
                 let st = EncryptedValueSubtype::from_name(&s.unescaped())
                     .ok_or_else(|| variant_error("subtype", &s, "tool-call, message", at))?;
                 set(&mut b.subtype, st);
             }
-            "entityId" => set(&mut b.entity_id, self.string("entityId")?),
-            "encryptedValue" => set(&mut b.encrypted_value, self.string("encryptedValue")?),
-            "description" => b.description = self.opt_string("description")?,
-            "parentSubagentRunId" => {
+            F::EntityId => set(&mut b.entity_id, self.string("entityId")?),
+            F::EncryptedValue => set(&mut b.encrypted_value, self.string("encryptedValue")?),
+            F::Description => b.description = self.opt_string("description")?,
+            F::ParentSubagentRunId => {
                 b.parent_subagent_run_id = self.opt_string("parentSubagentRunId")?
             }
-            "parentToolCallId" => b.parent_tool_call_id = self.opt_string("parentToolCallId")?,
-            _ => self.unknown(obj, key)?,
+            F::ParentToolCallId => b.parent_tool_call_id = self.opt_string("parentToolCallId")?,
+            F::Type => self.unknown(obj, key)?,
         }
         Ok(())
     }

@@ -337,26 +337,37 @@ impl<'a, 'o> Parser<'a, 'o> {
             fields.iter().position(|f| *f == key.raw)
         };
         if let Some(id) = id {
-            let bit = 1u64 << (id as u32 & 63);
-            if obj.seen & bit != 0 {
-                return Err(RawError::new(
-                    ErrorKind::DuplicateField(fields[id]),
-                    key.start,
-                ));
-            }
-            obj.seen |= bit;
-            let id32 = id as u32;
-            if obj.order.is_none()
-                && (obj.extras.is_some() || obj.last_known.is_some_and(|l| l > id32) || id >= 64)
-            {
-                self.write_order(obj, bit);
-            }
-            obj.last_known = Some(id32);
-            if let Some(order) = &mut obj.order {
-                order.push(id32);
-            }
+            self.known_at(obj, fields, id, key)?;
         }
         Ok(id)
+    }
+
+    /// [`Parser::known`] for a key already found: field `id` of `fields`.
+    #[inline]
+    pub(crate) fn known_at(
+        &self,
+        obj: &mut Obj<'a>,
+        fields: &'static [&'static str],
+        id: usize,
+        key: &StrToken<'a>,
+    ) -> RawResult<()> {
+        let bit = 1u64 << (id as u32 & 63);
+        if obj.seen & bit != 0 {
+            let name = fields.get(id).copied().unwrap_or("");
+            return Err(RawError::new(ErrorKind::DuplicateField(name), key.start));
+        }
+        obj.seen |= bit;
+        let id32 = id as u32;
+        if obj.order.is_none()
+            && (obj.extras.is_some() || obj.last_known.is_some_and(|l| l > id32) || id >= 64)
+        {
+            self.write_order(obj, bit);
+        }
+        obj.last_known = Some(id32);
+        if let Some(order) = &mut obj.order {
+            order.push(id32);
+        }
+        Ok(())
     }
 
     /// Keeps an unknown field: validates its value and records it.
