@@ -177,7 +177,8 @@ impl<'a> Parser<'a, '_> {
                     }
                     self.cur.pos = resume;
                     self.depth = depth;
-                    self.known(&mut obj, k.fields(), &key)?;
+                    // `type` is field 0 of every event type.
+                    self.known_at(&mut obj, k.fields(), 0, &key)?;
                     kind = Some(k);
                     type_str = Some(t);
                 }
