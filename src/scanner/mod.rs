@@ -214,6 +214,17 @@ impl<'a> Cursor<'a> {
                             non_ascii |= high & ((1u64 << (at - pos)) - 1) != 0;
                             break 'scan at;
                         }
+                        // The two-byte escapes inline (most of them); `\u` and
+                        // errors in `escape`.
+                        b'\\'
+                            if matches!(
+                                bytes.get(at + 1),
+                                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
+                            ) =>
+                        {
+                            escaped = true;
+                            skip_to = at + 2;
+                        }
                         b'\\' => {
                             escaped = true;
                             skip_to = match self.escape(at) {
