@@ -347,6 +347,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Scans a number at the current position.
+    #[inline]
     pub(crate) fn number(&mut self) -> RawResult<()> {
         if self.resume.is_some() {
             return self.number_resumable();
@@ -405,12 +406,13 @@ impl<'a> Cursor<'a> {
     /// Scans `true`, `false` or `null`.
     pub(crate) fn literal(&mut self) -> RawResult<JsonKind> {
         let rest = &self.bytes[self.pos.min(self.bytes.len())..];
-        let (word, kind): (&[u8], _) = match rest.first() {
-            Some(b't') => (b"true", JsonKind::Bool),
-            Some(b'f') => (b"false", JsonKind::Bool),
-            _ => (b"null", JsonKind::Null),
+        // Each word compared as a constant (a word load, no `memcmp` call).
+        let (whole, word, kind): (bool, &[u8], _) = match rest.first() {
+            Some(b't') => (rest.starts_with(b"true"), b"true", JsonKind::Bool),
+            Some(b'f') => (rest.starts_with(b"false"), b"false", JsonKind::Bool),
+            _ => (rest.starts_with(b"null"), b"null", JsonKind::Null),
         };
-        if rest.starts_with(word) {
+        if whole {
             self.pos += word.len();
             Ok(kind)
         } else if word.starts_with(rest) {
