@@ -635,3 +635,53 @@ fn samples_dir() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"))
 }
+
+/// Keys are dispatched by number: an escaped key is the same key, a field of another event
+/// type is an unknown field, and a repeated known field (`type` included, on unknown types
+/// too) is an error naming it.
+#[test]
+fn keys_escaped_foreign_and_repeated() {
+    let arena = Bump::new();
+    let ev = Event::parse(
+        br#"{"type":"TOOL_CALL_ARGS","tool\u0043allId":"c1","\u0064elta":"x","stepName":"s"}"#,
+        &arena,
+    )
+    .unwrap();
+    let Event::ToolCallArgs(a) = &ev else {
+        panic!("{ev:?}")
+    };
+    assert_eq!((a.tool_call_id.raw(), a.delta.raw()), ("c1", "x"));
+    let extra: Vec<&str> = a.base.extra.fields().iter().map(|f| f.key.raw()).collect();
+    assert_eq!(extra, ["stepName"]);
+    // Before `type` too.
+    let ev = Event::parse(
+        br#"{"\u0064elta":"x","stepName":"s","type":"TOOL_CALL_ARGS","toolCallId":"c1"}"#,
+        &arena,
+    )
+    .unwrap();
+    assert_eq!(
+        ev.to_json(),
+        r#"{"delta":"x","stepName":"s","type":"TOOL_CALL_ARGS","toolCallId":"c1"}"#
+    );
+    for (doc, field) in [
+        (
+            &br#"{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"x","delta":"y"}"#[..],
+            "delta",
+        ),
+        (
+            br#"{"type":"TOOL_CALL_ARGS","toolCallId":"c","delt\u0061":"x","delta":"y"}"#,
+            "delta",
+        ),
+        (
+            br#"{"type":"STEP_STARTED","stepName":"s","type":"STEP_STARTED"}"#,
+            "type",
+        ),
+        (
+            br#"{"type":"NOT_A_TYPE","x":1,"type":"NOT_A_TYPE"}"#,
+            "type",
+        ),
+    ] {
+        let e = Event::parse(doc, &arena).unwrap_err();
+        assert_eq!(e.kind(), &ErrorKind::DuplicateField(field), "{e}");
+    }
+}

@@ -7,6 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 struct Counting;
 
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+/// Fresh allocations only (not `realloc`) and frees, to check that nothing leaks.
+static FRESH: AtomicUsize = AtomicUsize::new(0);
+static FREES: AtomicUsize = AtomicUsize::new(0);
 thread_local! {
     // Only the test's own thread is counted: libtest's main thread may allocate meanwhile
     // (its "running for over 60 seconds" notice on a loaded machine).
@@ -24,11 +27,15 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if counting() {
             ALLOCS.fetch_add(1, Ordering::Relaxed);
+            FRESH.fetch_add(1, Ordering::Relaxed);
         }
         // SAFETY: forwarded as is; the caller upholds `GlobalAlloc::alloc`'s contract.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        if counting() {
+            FREES.fetch_add(1, Ordering::Relaxed);
+        }
         // SAFETY: `ptr` was returned by `System.alloc` with this layout (via `alloc` above).
         unsafe { System.dealloc(ptr, layout) }
     }
@@ -99,4 +106,82 @@ fn parsing_with_a_reused_arena_allocates_nothing() {
         0,
         "heap allocations during parsing"
     );
+}
+
+/// Events: nothing allocated per event with a reused arena, except what must be (the boxed
+/// `input` of `RUN_STARTED`, and errors), and everything allocated is freed again, on every
+/// path out of the parser (success, an error while reading, a missing field found last).
+#[test]
+fn events_allocate_nothing_and_leak_nothing() {
+    let run = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/run.sse"))
+        .expect("samples/run.sse");
+    let mut plain: Vec<String> = run
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(String::from)
+        .collect();
+    assert!(plain.len() > 30);
+    plain.push(r#"{"x":1,"delta":"a\nb","type":"TEXT_MESSAGE_CONTENT","messageId":"m"}"#.into());
+    plain.push(r#"{"type":"THINKING_START","x":[1,{"y":2}]}"#.into());
+    let input = r#""input":{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":"hi"}]}"#;
+    let boxed = [
+        format!(r#"{{"type":"RUN_STARTED","threadId":"t","runId":"r",{input}}}"#),
+        // `input` read, then a missing required field found when the event is built.
+        format!(r#"{{"type":"RUN_STARTED","threadId":"t",{input}}}"#),
+        // `input` read, then a syntax error.
+        format!(r#"{{"type":"RUN_STARTED",{input},"threadId":}}"#),
+        // `input` read before `type`.
+        format!(r#"{{{input},"type":"RUN_STARTED","runId":"r"}}"#),
+    ];
+    let failing = [
+        r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":1,"delta":"x"}"#,
+        r#"{"messageId":"m","delta":"x"}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"x","value":1}]}"#,
+    ];
+    let mut arena = agui_wire::Bump::new();
+    let parse_all = |arena: &mut agui_wire::Bump, docs: &[String], oks: &mut usize| {
+        for d in docs {
+            arena.reset();
+            if agui_wire::Event::parse(d.as_bytes(), arena).is_ok() {
+                *oks += 1;
+            }
+        }
+    };
+    let failing: Vec<String> = failing.iter().map(|s| s.to_string()).collect();
+    let mut oks = 0;
+    for docs in [&plain[..], &boxed[..], &failing[..]] {
+        parse_all(&mut arena, docs, &mut oks);
+    }
+    // Plain events: no allocation at all.
+    ALLOCS.store(0, Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    let mut oks = 0;
+    for _ in 0..3 {
+        parse_all(&mut arena, &plain, &mut oks);
+    }
+    COUNTING.with(|c| c.set(false));
+    assert_eq!(oks, 3 * plain.len(), "every sample event parses");
+    assert_eq!(
+        ALLOCS.load(Ordering::Relaxed),
+        0,
+        "heap allocations per event"
+    );
+    // Boxed inputs and errors: what is allocated is freed.
+    FRESH.store(0, Ordering::Relaxed);
+    FREES.store(0, Ordering::Relaxed);
+    COUNTING.with(|c| c.set(true));
+    let mut oks = 0;
+    for _ in 0..3 {
+        parse_all(&mut arena, &boxed, &mut oks);
+        parse_all(&mut arena, &failing, &mut oks);
+    }
+    COUNTING.with(|c| c.set(false));
+    assert_eq!(oks, 3, "one RUN_STARTED with input is valid");
+    let (allocs, frees) = (FRESH.load(Ordering::Relaxed), FREES.load(Ordering::Relaxed));
+    assert!(
+        allocs >= 3 * (boxed.len() + failing.len()),
+        "{allocs} allocations"
+    );
+    assert_eq!(allocs, frees, "every allocation freed");
 }

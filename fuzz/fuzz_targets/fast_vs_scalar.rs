@@ -1,6 +1,7 @@
 //! The fast paths against their scalar twins, on the same bytes: every vector string kernel
-//! (AVX2, SSE2, the dispatching entry points) against the portable scalar one at every
-//! position of the input (every 13th past the first 512 bytes); unescaping by runs against
+//! (AVX2, SSE2, the dispatching entry points, the 16-byte short-string look) against the
+//! portable scalar one at every position of the input (every 13th past the first 512
+//! bytes); unescaping by runs against
 //! the byte-at-a-time unescaper; and `RawJson::to_serde_value` (built iteratively) against
 //! serde_json wherever serde_json reads the text (it stops at 128 levels; we go to 512). The
 //! whole parses run too, so their paths are covered.

@@ -44,6 +44,7 @@
 //!   `MESSAGES_SNAPSHOT`, where it is an unknown field (kept in `extra`), and is required on the
 //!   `SUBAGENT_*` events.
 
+mod fields;
 mod model;
 mod parse;
 mod write;

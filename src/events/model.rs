@@ -190,7 +190,88 @@ impl EventType {
     /// assert_eq!(EventType::from_name("run_started"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<EventType> {
-        EventType::ALL.into_iter().find(|t| t.as_str() == name)
+        use EventType::*;
+        // A switch on the length, then compares of that length only (a few word compares
+        // each): this runs once per event parsed.
+        Some(match name.len() {
+            3 => match name.as_bytes() {
+                b"RAW" => Raw,
+                _ => return None,
+            },
+            6 => match name.as_bytes() {
+                b"CUSTOM" => Custom,
+                _ => return None,
+            },
+            9 => match name.as_bytes() {
+                b"RUN_ERROR" => RunError,
+                _ => return None,
+            },
+            11 => match name.as_bytes() {
+                b"RUN_STARTED" => RunStarted,
+                b"STATE_DELTA" => StateDelta,
+                _ => return None,
+            },
+            12 => match name.as_bytes() {
+                b"RUN_FINISHED" => RunFinished,
+                b"STEP_STARTED" => StepStarted,
+                _ => return None,
+            },
+            13 => match name.as_bytes() {
+                b"STEP_FINISHED" => StepFinished,
+                b"TOOL_CALL_END" => ToolCallEnd,
+                b"REASONING_END" => ReasoningEnd,
+                _ => return None,
+            },
+            14 => match name.as_bytes() {
+                b"TOOL_CALL_ARGS" => ToolCallArgs,
+                b"STATE_SNAPSHOT" => StateSnapshot,
+                b"ACTIVITY_DELTA" => ActivityDelta,
+                b"SUBAGENT_ERROR" => SubagentError,
+                _ => return None,
+            },
+            15 => match name.as_bytes() {
+                b"TOOL_CALL_START" => ToolCallStart,
+                b"TOOL_CALL_CHUNK" => ToolCallChunk,
+                b"REASONING_START" => ReasoningStart,
+                _ => return None,
+            },
+            16 => match name.as_bytes() {
+                b"TEXT_MESSAGE_END" => TextMessageEnd,
+                b"TOOL_CALL_RESULT" => ToolCallResult,
+                b"SUBAGENT_STARTED" => SubagentStarted,
+                _ => return None,
+            },
+            17 => match name.as_bytes() {
+                b"MESSAGES_SNAPSHOT" => MessagesSnapshot,
+                b"ACTIVITY_SNAPSHOT" => ActivitySnapshot,
+                b"SUBAGENT_FINISHED" => SubagentFinished,
+                _ => return None,
+            },
+            18 => match name.as_bytes() {
+                b"TEXT_MESSAGE_START" => TextMessageStart,
+                b"TEXT_MESSAGE_CHUNK" => TextMessageChunk,
+                _ => return None,
+            },
+            20 => match name.as_bytes() {
+                b"TEXT_MESSAGE_CONTENT" => TextMessageContent,
+                _ => return None,
+            },
+            21 => match name.as_bytes() {
+                b"REASONING_MESSAGE_END" => ReasoningMessageEnd,
+                _ => return None,
+            },
+            23 => match name.as_bytes() {
+                b"REASONING_MESSAGE_START" => ReasoningMessageStart,
+                b"REASONING_MESSAGE_CHUNK" => ReasoningMessageChunk,
+                _ => return None,
+            },
+            25 => match name.as_bytes() {
+                b"REASONING_MESSAGE_CONTENT" => ReasoningMessageContent,
+                b"REASONING_ENCRYPTED_VALUE" => ReasoningEncryptedValue,
+                _ => return None,
+            },
+            _ => return None,
+        })
     }
 
     /// Whether events of this type may carry `subagentRunId` (all but the run lifecycle and
@@ -212,7 +293,7 @@ impl EventType {
     }
 
     /// The JSON keys of this type's events in the order the Python SDK writes them.
-    pub(crate) fn fields(self) -> &'static [&'static str] {
+    pub(crate) const fn fields(self) -> &'static [&'static str] {
         use EventType::*;
         match self {
             RunStarted => {

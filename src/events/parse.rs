@@ -1,8 +1,11 @@
 //! Reading events: the `type` dispatch, every event's fields, JSON Patch validation.
 
+use std::mem::ManuallyDrop;
+
 use bumpalo::Bump;
 use smallvec::SmallVec;
 
+use super::fields::{self, F};
 use super::model::*;
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::model::{Content, JsonKind, List, Message, RawJson, Role, RunAgentInput, Str};
@@ -53,8 +56,32 @@ impl<'a> Event<'a> {
         arena: &'a Bump,
         options: &ParseOptions,
     ) -> Result<Event<'a>, Error> {
-        Parser::document(input, arena, options, "event", |p| p.event())
+        // The fields are gathered into `parts` and the event is built last, straight into the
+        // returned `Result`: the (large) `Event` is never moved through the parser's results.
+        //
+        // `parts` is not dropped: everything the parser puts there borrows from `input` or
+        // `arena` (no drop needed, and skipping the drop of its forty fields saves about 4% of
+        // an event's cost), except the boxed `input` of `RUN_STARTED`, dropped here by hand.
+        let mut parts = ManuallyDrop::new(Parts::default());
+        let head = match Parser::document(input, arena, options, "event", |p| p.event(&mut parts)) {
+            Ok(head) => head,
+            Err(e) => {
+                drop(parts.input.take());
+                return Err(e);
+            }
+        };
+        let run_input = parts.input.take();
+        build(head, &mut parts, run_input, input)
     }
+}
+
+/// What [`Parser::event`] returns besides the fields: the type, the unknown fields and where
+/// the object starts (for a missing field's error).
+struct Head<'a> {
+    kind: Kind,
+    type_str: Str<'a>,
+    extra: crate::model::Extra<'a>,
+    start: usize,
 }
 
 /// The kind of an event while it is read: a known type, or an unknown one.
@@ -128,15 +155,14 @@ fn variant_error(
 
 impl<'a> Parser<'a, '_> {
     /// One event object (the cursor at its `{`).
-    pub(crate) fn event(&mut self) -> RawResult<Event<'a>> {
+    fn event(&mut self, b: &mut Parts<'a>) -> RawResult<Head<'a>> {
         let mut obj = self.open()?;
         let mut pending: SmallVec<[(StrToken<'a>, usize); 4]> = SmallVec::new();
         let mut kind: Option<Kind> = None;
         let mut type_str: Option<Str<'a>> = None;
-        let mut b = Parts::default();
         while let Some(key) = self.next_key(&mut obj)? {
             match kind {
-                Some(k) => self.event_field(&mut obj, k, key, &mut b)?,
+                Some(k) => self.event_field(&mut obj, k, key, b)?,
                 None if Self::key_is(&key, "type") => {
                     let t = self.string("type")?;
                     let k = match EventType::from_name(&t.unescaped()) {
@@ -147,11 +173,12 @@ impl<'a> Parser<'a, '_> {
                     let depth = self.depth;
                     for (pkey, pos) in pending.drain(..) {
                         self.cur.pos = pos;
-                        self.event_field(&mut obj, k, pkey, &mut b)?;
+                        self.event_field(&mut obj, k, pkey, b)?;
                     }
                     self.cur.pos = resume;
                     self.depth = depth;
-                    self.known(&mut obj, k.fields(), &key)?;
+                    // `type` is field 0 of every event type.
+                    self.known_at(&mut obj, k.fields(), 0, &key)?;
                     kind = Some(k);
                     type_str = Some(t);
                 }
@@ -166,13 +193,12 @@ impl<'a> Parser<'a, '_> {
         };
         let start = obj.start;
         let extra = self.finish(obj);
-        match kind {
-            Kind::Unknown => Ok(Event::Unknown {
-                r#type: type_str,
-                fields: extra,
-            }),
-            Kind::Known(t) => build(t, b, extra, start),
-        }
+        Ok(Head {
+            kind,
+            type_str,
+            extra,
+            start,
+        })
     }
 
     fn event_field(
@@ -182,10 +208,20 @@ impl<'a> Parser<'a, '_> {
         key: StrToken<'a>,
         b: &mut Parts<'a>,
     ) -> RawResult<()> {
-        let names = kind.fields();
-        let (Kind::Known(t), Some(id)) = (kind, self.known(obj, names, &key)?) else {
+        let Kind::Known(t) = kind else {
+            // Only a second `type` is known here (and an error: a duplicate).
+            self.known(obj, kind.fields(), &key)?;
             return self.unknown(obj, key);
         };
+        let f = if key.escaped {
+            fields::field_escaped(&Str::from_validated(key.raw, true))
+        } else {
+            fields::field(key.raw.as_bytes())
+        };
+        let Some((f, id)) = f.and_then(|f| Some((f, fields::id(t, f)?))) else {
+            return self.unknown(obj, key);
+        };
+        self.known_at(obj, t.fields(), id, &key)?;
         use EventType as T;
         let chunk = matches!(
             t,
@@ -195,26 +231,26 @@ impl<'a> Parser<'a, '_> {
             t,
             T::SubagentStarted | T::SubagentFinished | T::SubagentError
         );
-        match names[id] {
-            "timestamp" => b.timestamp = self.timestamp()?,
-            "rawEvent" => b.raw_event = self.opt_any("rawEvent")?,
-            "metadata" => b.metadata = self.metadata(false)?,
-            "subagentRunId" if subagent => {
+        match f {
+            F::Timestamp => b.timestamp = self.timestamp()?,
+            F::RawEvent => b.raw_event = self.opt_any("rawEvent")?,
+            F::Metadata => b.metadata = self.metadata(false)?,
+            F::SubagentRunId if subagent => {
                 set(&mut b.subagent_run_id, self.string("subagentRunId")?)
             }
-            "subagentRunId" => b.subagent_run_id = self.opt_string("subagentRunId")?,
-            "threadId" => set(&mut b.thread_id, self.string("threadId")?),
-            "runId" => set(&mut b.run_id, self.string("runId")?),
-            "protocolVersion" => b.protocol_version = self.opt_string("protocolVersion")?,
-            "parentRunId" => b.parent_run_id = self.opt_string("parentRunId")?,
-            "input" => {
+            F::SubagentRunId => b.subagent_run_id = self.opt_string("subagentRunId")?,
+            F::ThreadId => set(&mut b.thread_id, self.string("threadId")?),
+            F::RunId => set(&mut b.run_id, self.string("runId")?),
+            F::ProtocolVersion => b.protocol_version = self.opt_string("protocolVersion")?,
+            F::ParentRunId => b.parent_run_id = self.opt_string("parentRunId")?,
+            F::Input => {
                 if !self.null_as_absent("input")? {
                     self.expect_kind(b'{', "input", "an object")?;
                     b.input = Some(Box::new(self.run_agent_input()?));
                 }
             }
-            "result" => b.result = self.opt_any("result")?,
-            "outcome" => {
+            F::Result => b.result = self.opt_any("result")?,
+            F::Outcome => {
                 if !self.null_as_absent("outcome")? {
                     if t == T::RunFinished {
                         b.run_outcome = Some(self.run_outcome()?);
@@ -223,13 +259,13 @@ impl<'a> Parser<'a, '_> {
                     }
                 }
             }
-            "usage" => b.usage = self.opt_list("usage", |p| p.token_usage())?,
-            "message" => set(&mut b.message, self.string("message")?),
-            "code" => b.code = self.opt_string("code")?,
-            "stepName" => set(&mut b.step_name, self.string("stepName")?),
-            "messageId" if chunk => b.message_id = self.opt_string("messageId")?,
-            "messageId" => set(&mut b.message_id, self.string("messageId")?),
-            "role" => {
+            F::Usage => b.usage = self.opt_list("usage", |p| p.token_usage())?,
+            F::Message => set(&mut b.message, self.string("message")?),
+            F::Code => b.code = self.opt_string("code")?,
+            F::StepName => set(&mut b.step_name, self.string("stepName")?),
+            F::MessageId if chunk => b.message_id = self.opt_string("messageId")?,
+            F::MessageId => set(&mut b.message_id, self.string("messageId")?),
+            F::Role => {
                 b.role = match t {
                     T::ToolCallResult => self.role_in(&[Role::Tool], "tool")?,
                     T::ReasoningMessageStart => self.role_in(&[Role::Reasoning], "reasoning")?,
@@ -239,51 +275,51 @@ impl<'a> Parser<'a, '_> {
                     )?,
                 }
             }
-            "name" if matches!(t, T::Custom | T::SubagentStarted) => {
+            F::Name if matches!(t, T::Custom | T::SubagentStarted) => {
                 set(&mut b.name, self.string("name")?)
             }
-            "name" => b.name = self.opt_string("name")?,
-            "delta" if t == T::StateDelta => set(&mut b.patch, self.json_patch("delta")?),
-            "delta" if chunk => b.delta = self.opt_string("delta")?,
-            "delta" => set(&mut b.delta, self.string("delta")?),
-            "patch" => set(&mut b.patch, self.json_patch("patch")?),
-            "toolCallId" if chunk => b.tool_call_id = self.opt_string("toolCallId")?,
-            "toolCallId" => set(&mut b.tool_call_id, self.string("toolCallId")?),
-            "toolCallName" if chunk => b.tool_call_name = self.opt_string("toolCallName")?,
-            "toolCallName" => set(&mut b.tool_call_name, self.string("toolCallName")?),
-            "parentMessageId" => b.parent_message_id = self.opt_string("parentMessageId")?,
-            "content" if t == T::ActivitySnapshot => {
+            F::Name => b.name = self.opt_string("name")?,
+            F::Delta if t == T::StateDelta => set(&mut b.patch, self.json_patch("delta")?),
+            F::Delta if chunk => b.delta = self.opt_string("delta")?,
+            F::Delta => set(&mut b.delta, self.string("delta")?),
+            F::Patch => set(&mut b.patch, self.json_patch("patch")?),
+            F::ToolCallId if chunk => b.tool_call_id = self.opt_string("toolCallId")?,
+            F::ToolCallId => set(&mut b.tool_call_id, self.string("toolCallId")?),
+            F::ToolCallName if chunk => b.tool_call_name = self.opt_string("toolCallName")?,
+            F::ToolCallName => set(&mut b.tool_call_name, self.string("toolCallName")?),
+            F::ParentMessageId => b.parent_message_id = self.opt_string("parentMessageId")?,
+            F::Content if t == T::ActivitySnapshot => {
                 set(&mut b.raw_content, self.raw_object("content")?)
             }
-            "content" => set(&mut b.content, self.content()?),
-            "snapshot" => set(&mut b.snapshot, self.raw()?),
-            "messages" => {
+            F::Content => set(&mut b.content, self.content()?),
+            F::Snapshot => set(&mut b.snapshot, self.raw()?),
+            F::Messages => {
                 let limit = self.opts.max_messages;
                 set(
                     &mut b.messages,
                     self.list("messages", limit, |p| p.message())?,
                 );
             }
-            "activityType" => set(&mut b.activity_type, self.string("activityType")?),
-            "replace" => b.replace = self.opt_bool("replace")?,
-            "event" => set(&mut b.event, self.raw()?),
-            "source" => b.source = self.opt_string("source")?,
-            "value" => set(&mut b.value, self.raw()?),
-            "subtype" => {
+            F::ActivityType => set(&mut b.activity_type, self.string("activityType")?),
+            F::Replace => b.replace = self.opt_bool("replace")?,
+            F::Event => set(&mut b.event, self.raw()?),
+            F::Source => b.source = self.opt_string("source")?,
+            F::Value => set(&mut b.value, self.raw()?),
+            F::Subtype => {
                 let at = self.cur.pos;
                 let s = self.string("subtype")?;
                 let st = EncryptedValueSubtype::from_name(&s.unescaped())
                     .ok_or_else(|| variant_error("subtype", &s, "tool-call, message", at))?;
                 set(&mut b.subtype, st);
             }
-            "entityId" => set(&mut b.entity_id, self.string("entityId")?),
-            "encryptedValue" => set(&mut b.encrypted_value, self.string("encryptedValue")?),
-            "description" => b.description = self.opt_string("description")?,
-            "parentSubagentRunId" => {
+            F::EntityId => set(&mut b.entity_id, self.string("entityId")?),
+            F::EncryptedValue => set(&mut b.encrypted_value, self.string("encryptedValue")?),
+            F::Description => b.description = self.opt_string("description")?,
+            F::ParentSubagentRunId => {
                 b.parent_subagent_run_id = self.opt_string("parentSubagentRunId")?
             }
-            "parentToolCallId" => b.parent_tool_call_id = self.opt_string("parentToolCallId")?,
-            _ => self.unknown(obj, key)?,
+            F::ParentToolCallId => b.parent_tool_call_id = self.opt_string("parentToolCallId")?,
+            F::Type => self.unknown(obj, key)?,
         }
         Ok(())
     }
@@ -612,19 +648,46 @@ pub(crate) fn is_json_pointer(p: &str) -> bool {
 }
 
 /// Assembles the event of type `t` from its fields, checking the required ones.
+/// The event from its parts (`run_input` is `RUN_STARTED`'s `input`, taken out of them), or the error of a missing required field (located in `input`).
+/// The `Result` is the one [`Event::parse_with`] returns, built in place (inlined there, so
+/// that `b` is not copied either).
+#[inline(always)]
 fn build<'a>(
-    t: EventType,
-    b: Parts<'a>,
-    extra: crate::model::Extra<'a>,
-    start: usize,
-) -> RawResult<Event<'a>> {
-    fn need<T>(v: Option<T>, start: usize, field: &'static str) -> RawResult<T> {
-        v.ok_or_else(|| Parser::missing(start, field))
+    head: Head<'a>,
+    b: &mut Parts<'a>,
+    run_input: Option<Box<RunAgentInput<'a>>>,
+    input: &[u8],
+) -> Result<Event<'a>, Error> {
+    let Head {
+        kind,
+        type_str,
+        extra,
+        start,
+    } = head;
+    let t = match kind {
+        Kind::Known(t) => t,
+        Kind::Unknown => {
+            return Ok(Event::Unknown {
+                r#type: type_str,
+                fields: extra,
+            });
+        }
+    };
+    #[cold]
+    fn missing(start: usize, field: &'static str, input: &[u8]) -> Error {
+        Parser::missing(start, field).locate(input)
+    }
+    #[inline(always)]
+    fn need<T>(v: Option<T>, start: usize, field: &'static str, input: &[u8]) -> Result<T, Error> {
+        match v {
+            Some(v) => Ok(v),
+            None => Err(missing(start, field, input)),
+        }
     }
     let base = EventBase {
-        timestamp: b.timestamp,
-        raw_event: b.raw_event,
-        metadata: b.metadata,
+        timestamp: b.timestamp.take(),
+        raw_event: b.raw_event.take(),
+        metadata: b.metadata.take(),
         subagent_run_id: None,
         extra,
     };
@@ -633,181 +696,181 @@ fn build<'a>(
         base
     };
     use EventType as T;
-    let sub = b.subagent_run_id;
+    let sub = b.subagent_run_id.take();
     Ok(match t {
         T::RunStarted => Event::RunStarted(RunStartedEvent {
             base,
-            thread_id: need(b.thread_id, start, "threadId")?,
-            run_id: need(b.run_id, start, "runId")?,
-            protocol_version: b.protocol_version,
-            parent_run_id: b.parent_run_id,
-            input: b.input,
+            thread_id: need(b.thread_id.take(), start, "threadId", input)?,
+            run_id: need(b.run_id.take(), start, "runId", input)?,
+            protocol_version: b.protocol_version.take(),
+            parent_run_id: b.parent_run_id.take(),
+            input: run_input,
         }),
         T::RunFinished => Event::RunFinished(RunFinishedEvent {
             base,
-            thread_id: need(b.thread_id, start, "threadId")?,
-            run_id: need(b.run_id, start, "runId")?,
-            result: b.result,
-            outcome: b.run_outcome,
-            usage: b.usage,
+            thread_id: need(b.thread_id.take(), start, "threadId", input)?,
+            run_id: need(b.run_id.take(), start, "runId", input)?,
+            result: b.result.take(),
+            outcome: b.run_outcome.take(),
+            usage: b.usage.take(),
         }),
         T::RunError => Event::RunError(RunErrorEvent {
             base,
-            message: need(b.message, start, "message")?,
-            code: b.code,
-            usage: b.usage,
+            message: need(b.message.take(), start, "message", input)?,
+            code: b.code.take(),
+            usage: b.usage.take(),
         }),
         T::StepStarted => Event::StepStarted(StepStartedEvent {
             base: with_sub(base, sub),
-            step_name: need(b.step_name, start, "stepName")?,
+            step_name: need(b.step_name.take(), start, "stepName", input)?,
         }),
         T::StepFinished => Event::StepFinished(StepFinishedEvent {
             base: with_sub(base, sub),
-            step_name: need(b.step_name, start, "stepName")?,
+            step_name: need(b.step_name.take(), start, "stepName", input)?,
         }),
         T::TextMessageStart => Event::TextMessageStart(TextMessageStartEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            role: b.role,
-            name: b.name,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            role: b.role.take(),
+            name: b.name.take(),
         }),
         T::TextMessageContent => Event::TextMessageContent(TextMessageContentEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            delta: need(b.delta, start, "delta")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            delta: need(b.delta.take(), start, "delta", input)?,
         }),
         T::TextMessageEnd => Event::TextMessageEnd(TextMessageEndEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
         }),
         T::TextMessageChunk => Event::TextMessageChunk(TextMessageChunkEvent {
             base: with_sub(base, sub),
-            message_id: b.message_id,
-            role: b.role,
-            delta: b.delta,
-            name: b.name,
+            message_id: b.message_id.take(),
+            role: b.role.take(),
+            delta: b.delta.take(),
+            name: b.name.take(),
         }),
         T::ToolCallStart => Event::ToolCallStart(ToolCallStartEvent {
             base: with_sub(base, sub),
-            tool_call_id: need(b.tool_call_id, start, "toolCallId")?,
-            tool_call_name: need(b.tool_call_name, start, "toolCallName")?,
-            parent_message_id: b.parent_message_id,
+            tool_call_id: need(b.tool_call_id.take(), start, "toolCallId", input)?,
+            tool_call_name: need(b.tool_call_name.take(), start, "toolCallName", input)?,
+            parent_message_id: b.parent_message_id.take(),
         }),
         T::ToolCallArgs => Event::ToolCallArgs(ToolCallArgsEvent {
             base: with_sub(base, sub),
-            tool_call_id: need(b.tool_call_id, start, "toolCallId")?,
-            delta: need(b.delta, start, "delta")?,
+            tool_call_id: need(b.tool_call_id.take(), start, "toolCallId", input)?,
+            delta: need(b.delta.take(), start, "delta", input)?,
         }),
         T::ToolCallEnd => Event::ToolCallEnd(ToolCallEndEvent {
             base: with_sub(base, sub),
-            tool_call_id: need(b.tool_call_id, start, "toolCallId")?,
+            tool_call_id: need(b.tool_call_id.take(), start, "toolCallId", input)?,
         }),
         T::ToolCallChunk => Event::ToolCallChunk(ToolCallChunkEvent {
             base: with_sub(base, sub),
-            tool_call_id: b.tool_call_id,
-            tool_call_name: b.tool_call_name,
-            parent_message_id: b.parent_message_id,
-            delta: b.delta,
+            tool_call_id: b.tool_call_id.take(),
+            tool_call_name: b.tool_call_name.take(),
+            parent_message_id: b.parent_message_id.take(),
+            delta: b.delta.take(),
         }),
         T::ToolCallResult => Event::ToolCallResult(ToolCallResultEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            tool_call_id: need(b.tool_call_id, start, "toolCallId")?,
-            content: need(b.content, start, "content")?,
-            role: b.role,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            tool_call_id: need(b.tool_call_id.take(), start, "toolCallId", input)?,
+            content: need(b.content.take(), start, "content", input)?,
+            role: b.role.take(),
         }),
         T::StateSnapshot => Event::StateSnapshot(StateSnapshotEvent {
             base: with_sub(base, sub),
-            snapshot: need(b.snapshot, start, "snapshot")?,
+            snapshot: need(b.snapshot.take(), start, "snapshot", input)?,
         }),
         T::StateDelta => Event::StateDelta(StateDeltaEvent {
             base: with_sub(base, sub),
-            delta: need(b.patch, start, "delta")?,
+            delta: need(b.patch.take(), start, "delta", input)?,
         }),
         T::MessagesSnapshot => Event::MessagesSnapshot(MessagesSnapshotEvent {
             base,
-            messages: need(b.messages, start, "messages")?,
+            messages: need(b.messages.take(), start, "messages", input)?,
         }),
         T::ActivitySnapshot => Event::ActivitySnapshot(ActivitySnapshotEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            activity_type: need(b.activity_type, start, "activityType")?,
-            content: need(b.raw_content, start, "content")?,
-            replace: b.replace,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            activity_type: need(b.activity_type.take(), start, "activityType", input)?,
+            content: need(b.raw_content.take(), start, "content", input)?,
+            replace: b.replace.take(),
         }),
         T::ActivityDelta => Event::ActivityDelta(ActivityDeltaEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            activity_type: need(b.activity_type, start, "activityType")?,
-            patch: need(b.patch, start, "patch")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            activity_type: need(b.activity_type.take(), start, "activityType", input)?,
+            patch: need(b.patch.take(), start, "patch", input)?,
         }),
         T::Raw => Event::Raw(RawEvent {
             base: with_sub(base, sub),
-            event: need(b.event, start, "event")?,
-            source: b.source,
+            event: need(b.event.take(), start, "event", input)?,
+            source: b.source.take(),
         }),
         T::Custom => Event::Custom(CustomEvent {
             base: with_sub(base, sub),
-            name: need(b.name, start, "name")?,
-            value: need(b.value, start, "value")?,
+            name: need(b.name.take(), start, "name", input)?,
+            value: need(b.value.take(), start, "value", input)?,
         }),
         T::ReasoningStart => Event::ReasoningStart(ReasoningStartEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
         }),
         T::ReasoningMessageStart => Event::ReasoningMessageStart(ReasoningMessageStartEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
-            role: b.role,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
+            role: b.role.take(),
         }),
         T::ReasoningMessageContent => {
             Event::ReasoningMessageContent(ReasoningMessageContentEvent {
                 base: with_sub(base, sub),
-                message_id: need(b.message_id, start, "messageId")?,
-                delta: need(b.delta, start, "delta")?,
+                message_id: need(b.message_id.take(), start, "messageId", input)?,
+                delta: need(b.delta.take(), start, "delta", input)?,
             })
         }
         T::ReasoningMessageEnd => Event::ReasoningMessageEnd(ReasoningMessageEndEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
         }),
         T::ReasoningMessageChunk => Event::ReasoningMessageChunk(ReasoningMessageChunkEvent {
             base: with_sub(base, sub),
-            message_id: b.message_id,
-            delta: b.delta,
+            message_id: b.message_id.take(),
+            delta: b.delta.take(),
         }),
         T::ReasoningEnd => Event::ReasoningEnd(ReasoningEndEvent {
             base: with_sub(base, sub),
-            message_id: need(b.message_id, start, "messageId")?,
+            message_id: need(b.message_id.take(), start, "messageId", input)?,
         }),
         T::ReasoningEncryptedValue => {
             Event::ReasoningEncryptedValue(ReasoningEncryptedValueEvent {
                 base: with_sub(base, sub),
-                subtype: need(b.subtype, start, "subtype")?,
-                entity_id: need(b.entity_id, start, "entityId")?,
-                encrypted_value: need(b.encrypted_value, start, "encryptedValue")?,
+                subtype: need(b.subtype.take(), start, "subtype", input)?,
+                entity_id: need(b.entity_id.take(), start, "entityId", input)?,
+                encrypted_value: need(b.encrypted_value.take(), start, "encryptedValue", input)?,
             })
         }
         T::SubagentStarted => Event::SubagentStarted(SubagentStartedEvent {
             base,
-            subagent_run_id: need(sub, start, "subagentRunId")?,
-            name: need(b.name, start, "name")?,
-            description: b.description,
-            parent_subagent_run_id: b.parent_subagent_run_id,
-            parent_tool_call_id: b.parent_tool_call_id,
-            parent_message_id: b.parent_message_id,
+            subagent_run_id: need(sub, start, "subagentRunId", input)?,
+            name: need(b.name.take(), start, "name", input)?,
+            description: b.description.take(),
+            parent_subagent_run_id: b.parent_subagent_run_id.take(),
+            parent_tool_call_id: b.parent_tool_call_id.take(),
+            parent_message_id: b.parent_message_id.take(),
         }),
         T::SubagentFinished => Event::SubagentFinished(SubagentFinishedEvent {
             base,
-            subagent_run_id: need(sub, start, "subagentRunId")?,
-            result: b.result,
-            outcome: b.subagent_outcome,
+            subagent_run_id: need(sub, start, "subagentRunId", input)?,
+            result: b.result.take(),
+            outcome: b.subagent_outcome.take(),
         }),
         T::SubagentError => Event::SubagentError(SubagentErrorEvent {
             base,
-            subagent_run_id: need(sub, start, "subagentRunId")?,
-            message: need(b.message, start, "message")?,
-            code: b.code,
+            subagent_run_id: need(sub, start, "subagentRunId", input)?,
+            message: need(b.message.take(), start, "message", input)?,
+            code: b.code.take(),
         }),
     })
 }

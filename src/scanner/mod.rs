@@ -165,64 +165,88 @@ impl<'a> Cursor<'a> {
             }
             (pos, escaped, non_ascii) = (slot.at, slot.escaped, slot.non_ascii);
         }
-        // Walk the string 64 bytes at a time: one kernel call gives the mask of special bytes
+        // Most strings are short and plain: one 16-byte look finds their end. Otherwise, walk
+        // the string 64 bytes at a time: one kernel call gives the mask of special bytes
         // (quote, backslash, control) in the block, and the bits are visited in order, so a
         // string dense with escapes (JSON inside JSON) costs one call per block, not per escape.
-        let end = 'scan: loop {
-            let (mask, len, high) = simd::special_mask(bytes, pos);
-            if mask == 0 {
-                non_ascii |= high != 0;
-                if len < simd::BLOCK {
-                    // No special byte up to the end: a later pass continues from there.
-                    let e = RawError::new(ErrorKind::UnexpectedEof, bytes.len());
-                    if RESUME {
-                        return Err(self.suspend_string(e, quote, bytes.len(), escaped, non_ascii));
-                    }
-                    return Err(e);
-                }
-                // A long plain run (base64, long text): let the streaming kernel cross it.
-                let (j, na) = simd::find_string_special(bytes, pos + simd::BLOCK);
+        let end = match simd::short_string_end(bytes, pos) {
+            Some((end, na)) => {
                 non_ascii |= na;
-                pos = j;
-                continue;
+                end
             }
-            let mut m = mask;
-            let mut next = pos + len;
-            let mut skip_to = pos;
-            while m != 0 {
-                let at = pos + m.trailing_zeros() as usize;
-                m &= m - 1;
-                if at < skip_to {
-                    // Part of the escape just read (an escaped quote or backslash).
+            None => 'scan: loop {
+                let (mask, len, high) = simd::special_mask(bytes, pos);
+                if mask == 0 {
+                    non_ascii |= high != 0;
+                    if len < simd::BLOCK {
+                        // No special byte up to the end: a later pass continues from there.
+                        let e = RawError::new(ErrorKind::UnexpectedEof, bytes.len());
+                        if RESUME {
+                            return Err(self.suspend_string(
+                                e,
+                                quote,
+                                bytes.len(),
+                                escaped,
+                                non_ascii,
+                            ));
+                        }
+                        return Err(e);
+                    }
+                    // A long plain run (base64, long text): let the streaming kernel cross it.
+                    let (j, na) = simd::find_string_special(bytes, pos + simd::BLOCK);
+                    non_ascii |= na;
+                    pos = j;
                     continue;
                 }
-                match bytes[at] {
-                    b'"' => {
-                        // Only the bytes before the closing quote belong to the string.
-                        non_ascii |= high & ((1u64 << (at - pos)) - 1) != 0;
-                        break 'scan at;
+                let mut m = mask;
+                let mut next = pos + len;
+                let mut skip_to = pos;
+                while m != 0 {
+                    let at = pos + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if at < skip_to {
+                        // Part of the escape just read (an escaped quote or backslash).
+                        continue;
                     }
-                    b'\\' => {
-                        escaped = true;
-                        skip_to = match self.escape(at) {
-                            Ok(after) => after,
-                            // An escape cut by the end: a later pass reads it again.
-                            // (The block's non-ASCII bytes before `at` must count: a false
-                            // positive only costs a UTF-8 check, a false negative is unsound.)
-                            Err(e) if RESUME => {
-                                let na = non_ascii || high != 0;
-                                return Err(self.suspend_string(e, quote, at, escaped, na));
-                            }
-                            Err(e) => return Err(e),
-                        };
+                    match bytes[at] {
+                        b'"' => {
+                            // Only the bytes before the closing quote belong to the string.
+                            non_ascii |= high & ((1u64 << (at - pos)) - 1) != 0;
+                            break 'scan at;
+                        }
+                        // The two-byte escapes inline (most of them); `\u` and
+                        // errors in `escape`.
+                        b'\\'
+                            if matches!(
+                                bytes.get(at + 1),
+                                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
+                            ) =>
+                        {
+                            escaped = true;
+                            skip_to = at + 2;
+                        }
+                        b'\\' => {
+                            escaped = true;
+                            skip_to = match self.escape(at) {
+                                Ok(after) => after,
+                                // An escape cut by the end: a later pass reads it again.
+                                // (The block's non-ASCII bytes before `at` must count: a false
+                                // positive only costs a UTF-8 check, a false negative is unsound.)
+                                Err(e) if RESUME => {
+                                    let na = non_ascii || high != 0;
+                                    return Err(self.suspend_string(e, quote, at, escaped, na));
+                                }
+                                Err(e) => return Err(e),
+                            };
+                        }
+                        c => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), at)),
                     }
-                    c => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), at)),
                 }
-            }
-            non_ascii |= high != 0;
-            // An escape may run past the block's end.
-            next = next.max(skip_to);
-            pos = next;
+                non_ascii |= high != 0;
+                // An escape may run past the block's end.
+                next = next.max(skip_to);
+                pos = next;
+            },
         };
         if non_ascii && simdutf8::basic::from_utf8(&self.bytes[start..end]).is_err() {
             // The fast check only says yes or no; std says where.
@@ -323,6 +347,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Scans a number at the current position.
+    #[inline]
     pub(crate) fn number(&mut self) -> RawResult<()> {
         if self.resume.is_some() {
             return self.number_resumable();
@@ -381,12 +406,13 @@ impl<'a> Cursor<'a> {
     /// Scans `true`, `false` or `null`.
     pub(crate) fn literal(&mut self) -> RawResult<JsonKind> {
         let rest = &self.bytes[self.pos.min(self.bytes.len())..];
-        let (word, kind): (&[u8], _) = match rest.first() {
-            Some(b't') => (b"true", JsonKind::Bool),
-            Some(b'f') => (b"false", JsonKind::Bool),
-            _ => (b"null", JsonKind::Null),
+        // Each word compared as a constant (a word load, no `memcmp` call).
+        let (whole, word, kind): (bool, &[u8], _) = match rest.first() {
+            Some(b't') => (rest.starts_with(b"true"), b"true", JsonKind::Bool),
+            Some(b'f') => (rest.starts_with(b"false"), b"false", JsonKind::Bool),
+            _ => (rest.starts_with(b"null"), b"null", JsonKind::Null),
         };
-        if rest.starts_with(word) {
+        if whole {
             self.pos += word.len();
             Ok(kind)
         } else if word.starts_with(rest) {

@@ -93,14 +93,36 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
 }
 
 /// [`special_mask`] for the input's last block (every string of a short SSE frame ends in
-/// it): the vector kernel on a copy padded with spaces, which are neither special nor high.
+/// it). When the input holds 64 bytes or more, the vector kernel reads the input's last 64
+/// bytes, which overlap the block, and the masks are shifted down so that bit 0 is `at` again
+/// (the shift brings in zeros, so nothing past the input is flagged). A shorter input is copied
+/// into a block padded with spaces, which are neither special nor high.
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
 #[inline(never)]
 fn tail_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
-    let rest = bytes.get(at..).unwrap_or_default();
+    let len = bytes.len();
+    let at = at.min(len);
+    let n = len - at;
+    if len >= BLOCK {
+        let base = len - BLOCK;
+        // `at + BLOCK > len` here, so `at > base` and the shift is 1..=63 (or 64 only if
+        // `at == len`, handled by `checked_shr`).
+        let shift = (at - base) as u32;
+        let (m, na) = if level() == 2 {
+            // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
+            // `base + BLOCK == bytes.len()`.
+            unsafe { avx2::special_mask(bytes, base) }
+        } else {
+            sse2::special_mask(bytes, base)
+        };
+        return (
+            m.checked_shr(shift).unwrap_or(0),
+            n,
+            na.checked_shr(shift).unwrap_or(0),
+        );
+    }
     let mut block = [b' '; BLOCK];
-    let n = rest.len().min(BLOCK);
-    block[..n].copy_from_slice(&rest[..n]);
+    block[..n].copy_from_slice(&bytes[at..]);
     if level() == 2 {
         // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
         // `block` is exactly 64 bytes long.
@@ -128,6 +150,51 @@ fn level() -> u8 {
     };
     LEVEL.store(level, Ordering::Relaxed);
     level
+}
+
+/// The masks of special bytes (quote, backslash, control) and of bytes >= 0x80 in 16 bytes:
+/// bit `k` is byte `k`. SSE2 on x86_64 (always there, so inlined without detection), two
+/// SWAR words elsewhere; the tests compare the two.
+#[inline(always)]
+pub(crate) fn mask16(chunk: &[u8; 16]) -> (u32, u32) {
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    {
+        sse2::mask16(chunk)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar))))]
+    {
+        scalar::mask16(chunk)
+    }
+}
+
+/// The end of a short string (a key, an id) whose text starts at `at`, found with one
+/// 16-byte look: if the first special byte in `bytes[at..at + 16]` is a quote, its offset and
+/// whether a byte >= 0x80 comes before it. `None` when that first special byte is a
+/// backslash or a control byte, when there is none, or when the input is shorter than 16
+/// bytes: the caller then runs the block scan. Near the end of the input the 16 bytes read
+/// are the input's last ones, and the masks are shifted so that bit 0 is `at`.
+#[inline(always)]
+pub(crate) fn short_string_end(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
+    let len = bytes.len();
+    let (base, shift) = if at + 16 <= len {
+        (at, 0)
+    } else if len >= 16 && at < len {
+        (len - 16, at - (len - 16))
+    } else {
+        return None;
+    };
+    let chunk: &[u8; 16] = bytes.get(base..base + 16)?.try_into().ok()?;
+    let (special, high) = mask16(chunk);
+    let (special, high) = (special >> shift, high >> shift);
+    if special == 0 {
+        return None;
+    }
+    let k = special.trailing_zeros();
+    let end = at + k as usize;
+    if bytes.get(end) != Some(&b'"') {
+        return None;
+    }
+    Some((end, high & ((1u32 << k) - 1) != 0))
 }
 
 /// Finds the first quote, backslash or control byte at or after `from` (or `bytes.len()`),
@@ -169,6 +236,29 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
         if end != want || (want_na && !na) {
             return Err(format!(
                 "{name} find from {from}: ({end}, {na}), scalar ({want}, {want_na})"
+            ));
+        }
+    }
+    // The short-string look: the closing quote when it is the first special byte of the
+    // 16-byte window, with exactly the non-ASCII bytes before it; nothing otherwise.
+    let window_end = (from + 16).min(bytes.len());
+    let want_short = (bytes.len() >= 16 && from < bytes.len() && want < window_end)
+        .then_some(want)
+        .filter(|&e| bytes.get(e) == Some(&b'"'))
+        .map(|e| (e, bytes[from..e].iter().any(|&b| b >= 0x80)));
+    let got_short = short_string_end(bytes, from);
+    if got_short != want_short {
+        return Err(format!(
+            "short_string_end at {from}: {got_short:?}, scalar {want_short:?}"
+        ));
+    }
+    if let Some(chunk) = bytes.get(from..from + 16) {
+        let chunk: &[u8; 16] = chunk.try_into().map_err(|_| "16 bytes".to_string())?;
+        if mask16(chunk) != scalar::mask16(chunk) {
+            return Err(format!(
+                "mask16 at {from}: {:?}, scalar {:?}",
+                mask16(chunk),
+                scalar::mask16(chunk)
             ));
         }
     }
@@ -291,6 +381,66 @@ mod tests {
         }
     }
 
+    /// Every start in the last block of inputs of 64 bytes and more (read through the
+    /// input's last 64 bytes, shifted) and of shorter ones (a padded copy).
+    #[test]
+    fn tail_masks_every_start() {
+        for len in [0, 1, 7, 40, 63, 64, 65, 71, 100, 127, 128, 129] {
+            for pos in 0..len {
+                for special in [b'"', b'\\', 0x1f, 0xE9] {
+                    let mut v: Vec<u8> = (0..len).map(|k| b'a' + (k % 26) as u8).collect();
+                    v[pos] = special;
+                    if pos + 3 < len {
+                        v[pos + 3] = 0xC3;
+                    }
+                    for at in len.saturating_sub(BLOCK + 1)..=len + 1 {
+                        check_mask(&v, at);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `short_string_end` against a byte loop, and both 16-byte mask kernels against each
+    /// other, at every start of inputs around 16 bytes and past it.
+    #[test]
+    fn short_string_ends() {
+        fn reference(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
+            if bytes.len() < 16 || at >= bytes.len() {
+                return None;
+            }
+            let window = &bytes[at..(at + 16).min(bytes.len())];
+            let k = window
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+            (window[k] == b'"').then(|| (at + k, window[..k].iter().any(|&b| b >= 0x80)))
+        }
+        for len in [0, 1, 15, 16, 17, 31, 40] {
+            for pos in 0..len {
+                for special in [b'"', b'\\', 0x1f, 0xE9] {
+                    for high in [None, Some(pos / 2), Some(pos + 1)] {
+                        let mut v: Vec<u8> = (0..len).map(|k| b'a' + (k % 26) as u8).collect();
+                        if let Some(h) = high.filter(|&h| h < len) {
+                            v[h] = 0xC3;
+                        }
+                        v[pos] = special;
+                        for at in 0..=len + 1 {
+                            assert_eq!(
+                                short_string_end(&v, at),
+                                reference(&v, at),
+                                "{v:?} at {at}"
+                            );
+                            if let Some(chunk) = v.get(at..at + 16) {
+                                let chunk: &[u8; 16] = chunk.try_into().unwrap();
+                                assert_eq!(mask16(chunk), scalar::mask16(chunk));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn boundary_bytes() {
         for b in 0u8..=255 {
@@ -306,6 +456,24 @@ mod tests {
         fn kernels_agree(bytes in proptest::collection::vec(any::<u8>(), 0..300), from in 0usize..300) {
             let from = from.min(bytes.len());
             check(&bytes, from);
+        }
+
+        /// The fuzz target's check (`fast_vs_scalar`), on strings with a few specials.
+        #[test]
+        fn differential_check_passes(
+            len in 0usize..120,
+            specials in proptest::collection::vec((0usize..120, prop_oneof![Just(b'"'), Just(b'\\'), Just(9u8), Just(0xC3u8)]), 0..4),
+        ) {
+            let mut v: Vec<u8> = (0..len).map(|k| b'a' + (k % 26) as u8).collect();
+            for (p, b) in specials { if p < len { v[p] = b; } }
+            for at in 0..=len + 1 {
+                prop_assert_eq!(crate::scanner::simd::kernels_agree(&v, at), Ok(()));
+            }
+        }
+
+        #[test]
+        fn mask16_agree(bytes in proptest::array::uniform16(any::<u8>())) {
+            prop_assert_eq!(mask16(&bytes), scalar::mask16(&bytes));
         }
 
         #[test]

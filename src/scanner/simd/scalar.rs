@@ -79,3 +79,24 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
     }
     (mask, n, high)
 }
+
+/// See [`super::mask16`]: the portable version, two words (on x86_64, the tests' reference).
+#[cfg_attr(
+    all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(crate) fn mask16(chunk: &[u8; 16]) -> (u32, u32) {
+    let (mut mask, mut high) = (0u32, 0u32);
+    for (k, half) in chunk.chunks_exact(8).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(half);
+        let x = u64::from_le_bytes(word);
+        let special = zero_bytes(x ^ (ONES * b'"' as u64))
+            | zero_bytes(x ^ (ONES * b'\\' as u64))
+            | zero_bytes(x & (ONES * 0xE0));
+        mask |= (pack(special) as u32) << (8 * k);
+        high |= (pack(x & HIGHS) as u32) << (8 * k);
+    }
+    (mask, high)
+}

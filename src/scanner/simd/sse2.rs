@@ -80,3 +80,18 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
         (mask, high)
     }
 }
+
+/// See [`super::mask16`]: the masks of special bytes and of bytes >= 0x80 in `chunk`.
+#[inline(always)]
+pub(crate) fn mask16(chunk: &[u8; 16]) -> (u32, u32) {
+    // SAFETY: SSE2 is always available on x86_64; the load reads the 16 bytes of `chunk`
+    // (unaligned loads are allowed).
+    unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
+        let q = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let b = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        let c = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+        let special = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(q, b), c)) as u32;
+        (special, _mm_movemask_epi8(v) as u32)
+    }
+}
