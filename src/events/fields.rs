@@ -237,7 +237,8 @@ const IDS: [[u8; NAMES.len()]; EventType::ALL.len()] = {
 /// The id of `f` among `t`'s fields (its index in `t.fields()`), if `t` has it.
 #[inline]
 pub(super) fn id(t: EventType, f: F) -> Option<usize> {
-    let id = IDS[t as usize][f as usize];
+    // (`get`: a type missing from `EventType::ALL` would have no row, and no fields.)
+    let id = *IDS.get(t as usize)?.get(f as usize)?;
     (id != ABSENT).then_some(id as usize)
 }
 
