@@ -608,7 +608,7 @@ impl W<'_, '_> {
             (Kind::I64, Some(RawValue::Varint(x))) => {
                 self.key(first, fd.json);
                 self.out
-                    .extend_from_slice((x as i64).to_string().as_bytes());
+                    .extend_from_slice(itoa::Buffer::new().format(x as i64).as_bytes());
             }
             (Kind::Bool, Some(RawValue::Varint(x))) => {
                 self.key(first, fd.json);

@@ -66,7 +66,15 @@ pub struct RawField<'a> {
 }
 
 /// Reads a varint at `*pos`, advancing it. At most ten bytes; the tenth may hold only one bit.
+#[inline]
 pub(crate) fn read_varint(buf: &[u8], pos: &mut usize) -> Option<u64> {
+    // One byte (tags, short lengths, small numbers): most varints.
+    if let Some(&b) = buf.get(*pos)
+        && b < 0x80
+    {
+        *pos += 1;
+        return Some(u64::from(b));
+    }
     let mut value: u64 = 0;
     for i in 0..10 {
         let byte = *buf.get(*pos)?;
@@ -287,9 +295,11 @@ pub(crate) fn end_message(out: &mut Vec<u8>, mark: usize) {
     let extra = need - 1;
     out.resize(out.len() + extra, 0);
     out.copy_within(mark..mark + len, mark + extra);
-    let mut head = Vec::with_capacity(need);
-    put_varint(&mut head, len as u64);
-    out[mark - 1..mark - 1 + need].copy_from_slice(&head);
+    let mut v = len as u64;
+    for b in &mut out[mark - 1..mark - 1 + need] {
+        *b = (v as u8 & 0x7f) | if v >= 0x80 { 0x80 } else { 0 };
+        v >>= 7;
+    }
 }
 
 #[cfg(test)]
