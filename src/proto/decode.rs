@@ -457,7 +457,7 @@ impl<'a> Scan<'a> {
         let mut last = [None; 16];
         for f in Fields::new(bytes, at) {
             let f = f?;
-            let Some(i) = desc.fields.iter().position(|d| d.num == f.number) else {
+            let Some(i) = desc.index_of(f.number) else {
                 continue;
             };
             let d = &desc.fields[i];
@@ -478,10 +478,7 @@ impl<'a> Scan<'a> {
     }
 
     fn get(&self, desc: &Desc, num: u32) -> Option<RawValue<'a>> {
-        desc.fields
-            .iter()
-            .position(|d| d.num == num)
-            .and_then(|i| self.last[i])
+        desc.index_of(num).and_then(|i| self.last[i])
     }
 
     fn has_repeated(&self, desc: &Desc, num: u32) -> bool {

@@ -663,6 +663,7 @@ impl Enc<'_, '_, '_> {
 /// 32 fields).
 fn by_number(desc: &'static Desc) -> impl Iterator<Item = &'static FieldDesc> {
     let mut order = [0u8; 32];
+    debug_assert!(desc.fields.len() <= order.len(), "{}", desc.name);
     let n = desc.fields.len().min(order.len());
     for (i, o) in order.iter_mut().enumerate().take(n) {
         *o = i as u8;
@@ -689,4 +690,33 @@ fn known_key(d: &Desc, k: &str) -> bool {
                 .any(|f| f.json == k && f.kind != Kind::Special);
     }
     d.by_json(k).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_written_only_when_asked_and_as_before() {
+        let messages = Path::ROOT.key("messages");
+        let second = messages.index(2);
+        let content = second.key("content");
+        assert_eq!(content.render(), "messages[2].content");
+        assert_eq!(Path::ROOT.key("value").render(), "value");
+        assert_eq!(Path::ROOT.render(), "");
+    }
+
+    #[test]
+    fn fields_come_in_number_order() {
+        for t in EventType::ALL {
+            let desc = schema::envelope_of(t).3;
+            let nums: Vec<u32> = by_number(desc).map(|f| f.num).collect();
+            assert_eq!(nums.len(), desc.fields.len());
+            assert!(
+                nums.windows(2).all(|w| w[0] < w[1]),
+                "{}: {nums:?}",
+                desc.name
+            );
+        }
+    }
 }
