@@ -488,7 +488,7 @@ impl<'a> Scan<'a> {
     /// Every occurrence of a repeated length-delimited field, in order.
     fn each(&self, num: u32) -> impl Iterator<Item = Result<&'a [u8], ProtoError>> + 'a {
         Fields::new(self.bytes, self.at).filter_map(move |f| match f {
-            Err(e) => Some(Err(e)),
+            Err(e) => Some(Err(e.into())),
             Ok(f) if f.number == num => match f.value {
                 RawValue::Len(b) => Some(Ok(b)),
                 _ => None,

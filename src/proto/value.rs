@@ -128,7 +128,7 @@ impl<'a> StructView<'a> {
     ) -> impl Iterator<Item = Result<(&'a str, Option<ValueView<'a>>), ProtoError>> + 'a {
         let outer = self.bytes;
         Fields::new(outer, 0).filter_map(move |f| match f {
-            Err(e) => Some(Err(e)),
+            Err(e) => Some(Err(e.into())),
             Ok(f) => match (f.number, f.value) {
                 (1, RawValue::Len(entry)) => Some(struct_entry(outer, entry)),
                 _ => None,
@@ -169,7 +169,7 @@ impl<'a> ListView<'a> {
     pub fn values(&self) -> impl Iterator<Item = Result<Option<ValueView<'a>>, ProtoError>> + 'a {
         let outer = self.bytes;
         Fields::new(outer, 0).filter_map(move |f| match f {
-            Err(e) => Some(Err(e)),
+            Err(e) => Some(Err(e.into())),
             Ok(f) => match (f.number, f.value) {
                 (1, RawValue::Len(v)) => Some(value_kind(outer, v)),
                 _ => None,

@@ -39,6 +39,20 @@ impl WireType {
     }
 }
 
+/// Malformed bytes met by [`Fields`]: what, and the byte offset. Small (two words), so that
+/// each step of the field iterator returns little; it becomes a [`ProtoError`] with `?`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WireError {
+    what: &'static str,
+    at: usize,
+}
+
+impl From<WireError> for ProtoError {
+    fn from(e: WireError) -> Self {
+        ProtoError::malformed(e.what, e.at)
+    }
+}
+
 /// The payload of one field as it sits on the wire, borrowed from the frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RawValue<'a> {
@@ -112,9 +126,13 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn fail(&mut self, at: usize, what: &'static str) -> Option<Result<RawField<'a>, ProtoError>> {
+    #[cold]
+    fn fail(&mut self, at: usize, what: &'static str) -> Option<Result<RawField<'a>, WireError>> {
         self.failed = true;
-        Some(Err(ProtoError::malformed(what, self.base + at)))
+        Some(Err(WireError {
+            what,
+            at: self.base + at,
+        }))
     }
 
     /// Skips a group whose start tag (field `number`) was just read; nested groups included.
@@ -165,7 +183,7 @@ impl<'a> Fields<'a> {
 }
 
 impl<'a> Iterator for Fields<'a> {
-    type Item = Result<RawField<'a>, ProtoError>;
+    type Item = Result<RawField<'a>, WireError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed || self.pos >= self.buf.len() {
@@ -331,7 +349,7 @@ mod tests {
             end_message(&mut out, mark);
             let f: Vec<_> = Fields::new(&out[1..], 0).collect();
             assert_eq!(f.len(), 1);
-            let f = f[0].clone().unwrap();
+            let f = f[0].unwrap();
             assert_eq!(f.number, 3);
             assert_eq!(f.value, RawValue::Len(&vec![7u8; n][..]));
         }
