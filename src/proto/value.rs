@@ -8,6 +8,7 @@
 //! are an error.
 
 use bumpalo::Bump;
+use smallvec::SmallVec;
 
 use super::json_in::{J, JStr};
 use super::wire::{self, Fields, RawValue, WireType};
@@ -411,7 +412,8 @@ pub(crate) fn write_value_view(
     max_depth: usize,
     outer: &[u8],
 ) -> Result<(), ProtoError> {
-    let mut stack: Vec<Frame<'_>> = Vec::new();
+    // Shallow values (nearly all) keep their stack on the machine stack.
+    let mut stack: SmallVec<[Frame<'_>; 8]> = SmallVec::new();
     if let Some(f) = open(v, out, 0, max_depth, outer)? {
         stack.push(f);
     }
@@ -604,7 +606,7 @@ fn encode_any<'a, 'b>(
         Items(std::slice::Iter<'b, J<'a, 'b>>, usize),
         Close(usize),
     }
-    let mut stack = Vec::new();
+    let mut stack: SmallVec<[Work<'_, '_>; 16]> = SmallVec::new();
     let mut depth = 0usize;
     match *j {
         J::Obj(members) if root_struct => {
