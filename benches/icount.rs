@@ -11,14 +11,22 @@
 //! `AGUI_ICOUNT` picks the workload: `chat` (`RunAgentInput::parse` of `chat_heavy/1000`),
 //! `chat_decode` (the same plus unescaping every text and arguments string into the arena),
 //! `state` (`state_heavy/1MB`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the
-//! events bench, `SseDecoder` + `Event::parse`, the arena reset after each). `AGUI_ICOUNT_RUNS`
+//! events bench, `SseDecoder` + `Event::parse`, the arena reset after each), `proto_up`
+//! (`SseToProto` over 5 000 events of the proto bench, as SSE), `proto_down` (`ProtoToSse`
+//! over the same events as protobuf frames), `proto_view` (`FrameDecoder` +
+//! `ProtoEvent::decode` of those frames, for scale). `AGUI_ICOUNT_RUNS`
 //! (default 1) repeats it. The program prints the bytes and events per run, to divide by.
 
 #[allow(dead_code)]
 mod common;
+#[path = "proto_peers/corpus.rs"]
+mod proto_corpus;
 
 use std::hint::black_box;
 
+use agui_wire::proto::{
+    DecodeOptions, EncodeOptions, FrameDecoder, ProtoEvent, ProtoToSse, SseToProto,
+};
 use agui_wire::sse::{SseDecoder, SseOptions};
 use agui_wire::{Bump, Event, RunAgentInput};
 use common::corpus::{self, Dialect};
@@ -50,6 +58,37 @@ fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
                     arena.reset();
                 }
             }
+            "proto_up" => {
+                let mut out = Vec::with_capacity(input.len());
+                let mut t = SseToProto::new(EncodeOptions::default());
+                for chunk in input.chunks(64 << 10) {
+                    t.feed(chunk, &mut out).expect("SSE to proto");
+                }
+                t.finish(&mut out).expect("SSE to proto");
+                n += t.events() as usize;
+                black_box(&out);
+            }
+            "proto_down" => {
+                let mut out = Vec::with_capacity(input.len() * 2);
+                let mut t = ProtoToSse::new(DecodeOptions::default());
+                for chunk in input.chunks(64 << 10) {
+                    t.feed(chunk, &mut out).expect("proto to SSE");
+                }
+                t.finish().expect("proto to SSE");
+                n += t.events() as usize;
+                black_box(&out);
+            }
+            "proto_view" => {
+                let mut frames = FrameDecoder::new(DecodeOptions::default());
+                for chunk in input.chunks(64 << 10) {
+                    let mut feed = frames.feed(chunk);
+                    while let Some(frame) = feed.next() {
+                        let ev = ProtoEvent::decode(frame.expect("frame")).expect("event");
+                        black_box(ev.event_type());
+                        n += 1;
+                    }
+                }
+            }
             "chat_decode" => {
                 let r = RunAgentInput::parse(black_box(input), arena).expect("parse");
                 n += common::peers::agui_wire::decode_all(&r, arena);
@@ -76,6 +115,8 @@ fn main() {
         "state" => corpus::state_heavy(1).bytes,
         "media" => corpus::media_heavy(1).bytes,
         "events" => common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008).bytes,
+        "proto_up" => proto_corpus::streams(&proto_corpus::corpus(), 5_000).0,
+        "proto_down" | "proto_view" => proto_corpus::streams(&proto_corpus::corpus(), 5_000).1,
         other => panic!("unknown AGUI_ICOUNT={other}"),
     };
     let mut arena = Bump::new();

@@ -20,10 +20,14 @@
 //! ```text
 //! cargo bench --bench proto
 //! AGUI_BENCH_QUICK=1 cargo bench --bench proto   # short runs
+//! AGUI_PROTO_DUMP=target/tmp/proto-bench cargo bench --bench proto   # the events, for
+//! node benches/proto_peers/ts_peer.cjs target/tmp/proto-bench/events.jsonl  # the TS peer
 //! ```
 
 #[path = "proto_peers/prost_events.rs"]
 mod prost_events;
+#[path = "proto_peers/corpus.rs"]
+mod proto_corpus;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -35,47 +39,6 @@ use criterion::{Criterion, SamplingMode, Throughput};
 use prost::Message as _;
 
 const EVENTS: usize = 50_000;
-
-fn corpus() -> Vec<Vec<u8>> {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let mut files: Vec<_> = std::fs::read_dir(format!("{root}/tests/conformance/events"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    let mut sse = Vec::new();
-    for f in files {
-        let name = f.to_string_lossy().to_string();
-        if name.ends_with(".sse") {
-            sse.extend(std::fs::read(&f).unwrap());
-        } else if name.ends_with(".json") && !name.ends_with(".expected.json") {
-            let v: serde_json::Value = match serde_json::from_slice(&std::fs::read(&f).unwrap()) {
-                Ok(v) => v,
-                Err(_) => continue,
-            };
-            sse.extend(b"data: ");
-            sse.extend(serde_json::to_vec(&v).unwrap());
-            sse.extend(b"\n\n");
-        }
-    }
-    sse.extend(std::fs::read(format!("{root}/samples/run.sse")).unwrap());
-    let arena = Bump::new();
-    let mut out = Vec::new();
-    let mut dec = SseDecoder::new(SseOptions::default());
-    let mut feed = dec.feed(&sse);
-    while let Some(f) = feed.next() {
-        let Ok(f) = f else { continue };
-        let mut probe = Vec::new();
-        if !f.data.is_empty()
-            && !f.data.contains(&b'\n')
-            && Event::parse(f.data, &arena).is_ok()
-            && encode_json(f.data, &mut probe, &EncodeOptions::default()).is_ok()
-        {
-            out.push(f.data.to_vec());
-        }
-    }
-    out
-}
 
 /// What every peer computes: events, and the summed length of the deltas.
 #[derive(Debug, PartialEq, Eq, Default, Clone, Copy)]
@@ -180,15 +143,21 @@ fn configure(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallT
 fn main() {
     let quick = std::env::var_os("AGUI_BENCH_QUICK").is_some();
     let mut c = Criterion::default().configure_from_args();
-    let events = corpus();
-    let mut sse = Vec::new();
-    let mut proto = Vec::new();
-    for i in 0..EVENTS {
-        let e = &events[i % events.len()];
-        sse.extend_from_slice(b"data: ");
-        sse.extend_from_slice(e);
-        sse.extend_from_slice(b"\n\n");
-        encode_json(e, &mut proto, &EncodeOptions::default()).unwrap();
+    let events = proto_corpus::corpus();
+    let (sse, proto) = proto_corpus::streams(&events, EVENTS);
+    if let Some(dir) = std::env::var_os("AGUI_PROTO_DUMP") {
+        // The same events for the TypeScript peer (benches/proto_peers/ts_peer.cjs): one JSON
+        // text a line, then nothing else is run.
+        let mut lines = Vec::new();
+        for i in 0..EVENTS {
+            lines.extend_from_slice(&events[i % events.len()]);
+            lines.push(b'\n');
+        }
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("events.jsonl"), lines).unwrap();
+        println!("wrote {}", dir.join("events.jsonl").display());
+        return;
     }
     println!(
         "\n== proto: {EVENTS} events ({} distinct); SSE {} bytes, protobuf {} bytes",

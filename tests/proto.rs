@@ -546,3 +546,41 @@ fn out_of_range_numbers_are_reported_with_their_path() {
         r#"{"type":"STATE_SNAPSHOT","rawEvent":null,"snapshot":{"a":[null]}}"#
     );
 }
+
+#[test]
+fn strings_are_copied_or_unescaped_exactly_and_bad_ones_refused() {
+    // Escaped and plain strings in every place a string goes: fields, lists, keys and values
+    // of `Value`s; the frame decodes to the same text, and the encoder given our own JSON
+    // back writes the same bytes (the transcoder's path, with the arena, agrees too).
+    let json = r#"{"type":"CUSTOM","name":"a\"b\\c\u00e9\n","value":{"k\tey":["x\/y","plain","\ud83d\ude00"],"n":1}}"#;
+    let mut frame = Vec::new();
+    encode_json(json.as_bytes(), &mut frame, &EncodeOptions::default()).unwrap();
+    let ev = ProtoEvent::decode(&frame[4..]).unwrap();
+    assert_eq!(ev.str("name").unwrap(), Some("a\"b\\c\u{e9}\n"));
+    let back = ev.to_json(&DecodeOptions::default()).unwrap();
+    let want: serde_json::Value = serde_json::from_str(json).unwrap();
+    let got: serde_json::Value = serde_json::from_str(&back).unwrap();
+    assert_eq!(got, want);
+    let mut again = Vec::new();
+    encode_json(back.as_bytes(), &mut again, &EncodeOptions::default()).unwrap();
+    assert_eq!(again, frame);
+    let mut sse = b"data: ".to_vec();
+    sse.extend_from_slice(json.as_bytes());
+    sse.extend_from_slice(b"\n\n");
+    let mut up = SseToProto::new(EncodeOptions::default());
+    let mut via_sse = Vec::new();
+    up.feed(&sse, &mut via_sse).unwrap();
+    up.finish(&mut via_sse).unwrap();
+    assert_eq!(via_sse, frame);
+    // Strings are checked as JSON strings: a bad escape or a raw control character is an
+    // error with its offset, not text sent as it stands.
+    for bad in [
+        r#"{"type":"RUN_ERROR","message":"a\qb"}"#,
+        "{\"type\":\"RUN_ERROR\",\"message\":\"a\u{1}b\"}",
+    ] {
+        let err =
+            encode_json(bad.as_bytes(), &mut Vec::new(), &EncodeOptions::default()).unwrap_err();
+        assert!(matches!(err.kind(), ProtoErrorKind::Json(_)), "{err}");
+        assert!(err.offset() >= 30 && err.offset() <= bad.len(), "{err}");
+    }
+}

@@ -457,7 +457,7 @@ impl<'a> Scan<'a> {
         let mut last = [None; 16];
         for f in Fields::new(bytes, at) {
             let f = f?;
-            let Some(i) = desc.fields.iter().position(|d| d.num == f.number) else {
+            let Some(i) = desc.index_of(f.number) else {
                 continue;
             };
             let d = &desc.fields[i];
@@ -478,10 +478,7 @@ impl<'a> Scan<'a> {
     }
 
     fn get(&self, desc: &Desc, num: u32) -> Option<RawValue<'a>> {
-        desc.fields
-            .iter()
-            .position(|d| d.num == num)
-            .and_then(|i| self.last[i])
+        desc.index_of(num).and_then(|i| self.last[i])
     }
 
     fn has_repeated(&self, desc: &Desc, num: u32) -> bool {
@@ -491,7 +488,7 @@ impl<'a> Scan<'a> {
     /// Every occurrence of a repeated length-delimited field, in order.
     fn each(&self, num: u32) -> impl Iterator<Item = Result<&'a [u8], ProtoError>> + 'a {
         Fields::new(self.bytes, self.at).filter_map(move |f| match f {
-            Err(e) => Some(Err(e)),
+            Err(e) => Some(Err(e.into())),
             Ok(f) if f.number == num => match f.value {
                 RawValue::Len(b) => Some(Ok(b)),
                 _ => None,
@@ -608,7 +605,7 @@ impl W<'_, '_> {
             (Kind::I64, Some(RawValue::Varint(x))) => {
                 self.key(first, fd.json);
                 self.out
-                    .extend_from_slice((x as i64).to_string().as_bytes());
+                    .extend_from_slice(itoa::Buffer::new().format(x as i64).as_bytes());
             }
             (Kind::Bool, Some(RawValue::Varint(x))) => {
                 self.key(first, fd.json);

@@ -1,5 +1,7 @@
 //! AG-UI JSON events to protobuf frames.
 
+use bumpalo::Bump;
+
 use super::json_in::{self, J};
 use super::schema::{self, Desc, FieldDesc, Kind};
 use super::value::{LossSink, encode_struct, encode_value, number_to_f64};
@@ -70,9 +72,20 @@ pub fn encode_json(
     out: &mut Vec<u8>,
     opts: &EncodeOptions,
 ) -> Result<Vec<Loss>, ProtoError> {
+    encode_json_in(json, out, opts, &Bump::new())
+}
+
+/// [`encode_json`] with the JSON tree (and any unescaped strings) in `arena`, which a caller
+/// encoding many events resets between them.
+pub(crate) fn encode_json_in(
+    json: &[u8],
+    out: &mut Vec<u8>,
+    opts: &EncodeOptions,
+    arena: &Bump,
+) -> Result<Vec<Loss>, ProtoError> {
     let text = std::str::from_utf8(json)
         .map_err(|e| ProtoError::new(ProtoErrorKind::Json("not UTF-8"), e.valid_up_to()))?;
-    let j = json_in::parse(text, opts.max_depth)?;
+    let j = json_in::parse(text, opts.max_depth, arena)?;
     let start = out.len();
     out.extend_from_slice(&[0; 4]);
     let mut losses = Vec::new();
@@ -83,6 +96,7 @@ pub fn encode_json(
             losses: &mut losses,
         },
         max_depth: opts.max_depth,
+        arena,
     }
     .event(&j);
     match r {
@@ -135,22 +149,91 @@ pub fn encode_event(
     encode_json(&json, out, opts)
 }
 
-struct Enc<'o, 'r> {
+struct Enc<'o, 'r, 'b> {
     out: &'o mut Vec<u8>,
     sink: LossSink<'r>,
     max_depth: usize,
+    /// Where escaped strings are unescaped.
+    arena: &'b Bump,
+}
+
+/// Where a value is in the event, as a chain of borrowed steps: written out as a JSON path
+/// (`messages[2].content`) only when a loss is reported, so encoding builds no strings.
+#[derive(Clone, Copy)]
+pub(crate) struct Path<'p> {
+    parent: Option<&'p Path<'p>>,
+    step: Step<'p>,
+}
+
+#[derive(Clone, Copy)]
+enum Step<'p> {
+    Root,
+    Key(&'p str),
+    Index(usize),
+}
+
+impl Path<'_> {
+    /// The event itself (the empty path).
+    pub(crate) const ROOT: Path<'static> = Path {
+        parent: None,
+        step: Step::Root,
+    };
+
+    /// The member `k` of this value.
+    pub(crate) fn key<'q>(&'q self, k: &'q str) -> Path<'q> {
+        Path {
+            parent: Some(self),
+            step: Step::Key(k),
+        }
+    }
+
+    /// Item `i` of this list.
+    pub(crate) fn index(&self, i: usize) -> Path<'_> {
+        Path {
+            parent: Some(self),
+            step: Step::Index(i),
+        }
+    }
+
+    /// The JSON path: keys joined with `.`, indexes as `[i]`.
+    pub(crate) fn render(&self) -> String {
+        let mut steps = Vec::new();
+        let mut at = Some(self);
+        while let Some(p) = at {
+            steps.push(p.step);
+            at = p.parent;
+        }
+        let mut s = String::new();
+        for step in steps.iter().rev() {
+            match step {
+                Step::Root => {}
+                Step::Key(k) => {
+                    if !s.is_empty() {
+                        s.push('.');
+                    }
+                    s.push_str(k);
+                }
+                Step::Index(i) => {
+                    s.push('[');
+                    s.push_str(&i.to_string());
+                    s.push(']');
+                }
+            }
+        }
+        s
+    }
 }
 
 fn bad(what: &'static str) -> ProtoError {
     ProtoError::new(ProtoErrorKind::Json(what), 0)
 }
 
-impl Enc<'_, '_> {
-    fn lose(&mut self, kind: LossKind, path: &str) -> Result<(), ProtoError> {
-        self.sink.lose(kind, &|| path.to_string())
+impl Enc<'_, '_, '_> {
+    fn lose(&mut self, kind: LossKind, path: &Path<'_>) -> Result<(), ProtoError> {
+        self.sink.lose(kind, &|| path.render())
     }
 
-    fn event(&mut self, j: &J<'_>) -> Result<(), ProtoError> {
+    fn event(&mut self, j: &J<'_, '_>) -> Result<(), ProtoError> {
         let J::Obj(members) = j else {
             return Err(bad("an event must be a JSON object"));
         };
@@ -177,27 +260,30 @@ impl Enc<'_, '_> {
         for (num, name) in [(2, "timestamp"), (3, "rawEvent"), (4, "metadata")] {
             if let Some(v) = j.get(name) {
                 let fd = schema::BASE_EVENT.field(num).ok_or(bad("schema"))?;
-                self.field(fd, v, name)?;
+                self.field(fd, v, &Path::ROOT.key(name))?;
             }
         }
         wire::end_message(self.out, b);
-        for (k, _) in members {
-            let k = json_in::unescape(k);
+        for (k, _) in members.iter() {
+            let k = k.text();
             if !matches!(&*k, "type" | "timestamp" | "rawEvent" | "metadata")
                 && !known_key(desc, &k)
             {
-                self.lose(LossKind::UnknownField(k.to_string()), &k)?;
+                self.lose(LossKind::UnknownField(k.to_string()), &Path::ROOT.key(&k))?;
             }
         }
-        self.body(desc, j, "")?;
+        self.body(desc, j, &Path::ROOT)?;
         wire::end_message(self.out, m);
         Ok(())
     }
 
     /// The fields of `desc` from object `j`, in field-number order.
-    fn body(&mut self, desc: &'static Desc, j: &J<'_>, path: &str) -> Result<(), ProtoError> {
-        let mut fields: Vec<&FieldDesc> = desc.fields.iter().collect();
-        fields.sort_by_key(|f| f.num);
+    fn body(
+        &mut self,
+        desc: &'static Desc,
+        j: &J<'_, '_>,
+        path: &Path<'_>,
+    ) -> Result<(), ProtoError> {
         if std::ptr::eq(desc, &schema::RUN_FINISHED) {
             return self.outcome_event(
                 desc,
@@ -213,20 +299,19 @@ impl Enc<'_, '_> {
         if std::ptr::eq(desc, &schema::SUBAGENT_FINISHED) {
             return self.outcome_event(desc, j, path, 4, &[("suspended", 5, "interruptIds")]);
         }
-        for fd in fields {
+        for fd in by_number(desc) {
             if fd.kind == Kind::Special {
                 self.special(desc, fd, j, path)?;
                 continue;
             }
             if let Some(v) = j.get(fd.json) {
-                let p = join(path, fd.json);
-                self.field(fd, v, &p)?;
+                self.field(fd, v, &path.key(fd.json))?;
             }
         }
         Ok(())
     }
 
-    fn field(&mut self, fd: &FieldDesc, v: &J<'_>, path: &str) -> Result<(), ProtoError> {
+    fn field(&mut self, fd: &FieldDesc, v: &J<'_, '_>, path: &Path<'_>) -> Result<(), ProtoError> {
         if fd.repeated {
             let J::Arr(items) = v else {
                 return self.lose(
@@ -235,12 +320,12 @@ impl Enc<'_, '_> {
                 );
             };
             for (i, item) in items.iter().enumerate() {
-                let p = format!("{path}[{i}]");
+                let p = path.index(i);
                 match fd.kind {
                     Kind::Msg(d) => self.message(fd.num, d, item, &p)?,
-                    _ => match item.as_str() {
-                        Some(s) => wire::put_bytes(self.out, fd.num, s.as_bytes()),
-                        None => self.lose(
+                    _ => match item {
+                        J::Str(s) => s.put(self.out, fd.num, self.arena),
+                        _ => self.lose(
                             LossKind::Unrepresentable("a list item that is not a string"),
                             &p,
                         )?,
@@ -250,10 +335,10 @@ impl Enc<'_, '_> {
             return Ok(());
         }
         match (fd.kind, v) {
-            (Kind::Str, J::Str(_)) => {
-                let s = v.as_str().unwrap_or_default();
-                if fd.optional || !s.is_empty() {
-                    wire::put_bytes(self.out, fd.num, s.as_bytes());
+            (Kind::Str, J::Str(s)) => {
+                // An escaped string is never empty.
+                if fd.optional || !s.raw.is_empty() {
+                    s.put(self.out, fd.num, self.arena);
                 }
             }
             (Kind::I64, J::Num(t)) => {
@@ -275,14 +360,26 @@ impl Enc<'_, '_> {
             }
             (Kind::Value, _) => {
                 let m = wire::begin_message(self.out, fd.num);
-                let p = path.to_string();
-                encode_value(v, self.out, self.max_depth, &mut self.sink, &|| p.clone())?;
+                encode_value(
+                    v,
+                    self.out,
+                    self.max_depth,
+                    &mut self.sink,
+                    &|| path.render(),
+                    self.arena,
+                )?;
                 wire::end_message(self.out, m);
             }
             (Kind::Struct, J::Obj(_)) => {
                 let m = wire::begin_message(self.out, fd.num);
-                let p = path.to_string();
-                encode_struct(v, self.out, self.max_depth, &mut self.sink, &|| p.clone())?;
+                encode_struct(
+                    v,
+                    self.out,
+                    self.max_depth,
+                    &mut self.sink,
+                    &|| path.render(),
+                    self.arena,
+                )?;
                 wire::end_message(self.out, m);
             }
             (Kind::Msg(d), J::Obj(_)) => self.message(fd.num, d, v, path)?,
@@ -299,8 +396,8 @@ impl Enc<'_, '_> {
         &mut self,
         num: u32,
         d: &'static Desc,
-        v: &J<'_>,
-        path: &str,
+        v: &J<'_, '_>,
+        path: &Path<'_>,
     ) -> Result<(), ProtoError> {
         if !matches!(v, J::Obj(_)) {
             return self.lose(
@@ -325,15 +422,15 @@ impl Enc<'_, '_> {
     fn unknown_keys(
         &mut self,
         d: &Desc,
-        v: &J<'_>,
-        path: &str,
+        v: &J<'_, '_>,
+        path: &Path<'_>,
         also: &[&str],
     ) -> Result<(), ProtoError> {
         if let J::Obj(members) = v {
-            for (k, _) in members {
-                let k = json_in::unescape(k);
+            for (k, _) in members.iter() {
+                let k = k.text();
                 if !known_key(d, &k) && !also.contains(&&*k) {
-                    self.lose(LossKind::UnknownField(k.to_string()), &join(path, &k))?;
+                    self.lose(LossKind::UnknownField(k.to_string()), &path.key(&k))?;
                 }
             }
         }
@@ -344,8 +441,8 @@ impl Enc<'_, '_> {
         &mut self,
         desc: &'static Desc,
         fd: &FieldDesc,
-        j: &J<'_>,
-        path: &str,
+        j: &J<'_, '_>,
+        path: &Path<'_>,
     ) -> Result<(), ProtoError> {
         if std::ptr::eq(desc, &schema::PATCH_OP) {
             let op = j.get("op").and_then(J::as_str).unwrap_or_default();
@@ -364,7 +461,7 @@ impl Enc<'_, '_> {
                     _ => {
                         return self.lose(
                             LossKind::Unrepresentable("a patch op that is not an RFC 6902 op"),
-                            &join(path, "op"),
+                            &path.key("op"),
                         );
                     }
                 },
@@ -377,14 +474,12 @@ impl Enc<'_, '_> {
             return Ok(());
         }
         if std::ptr::eq(desc, &schema::TOOL_CALL_RESULT) && fd.num == 5 {
-            let p = join(path, "content");
+            let p = path.key("content");
             match j.get("content") {
-                Some(c @ J::Str(_)) => {
-                    wire::put_bytes(self.out, 5, c.as_str().unwrap_or_default().as_bytes());
-                }
+                Some(J::Str(s)) => s.put(self.out, 5, self.arena),
                 Some(J::Arr(parts)) => {
                     for (i, part) in parts.iter().enumerate() {
-                        self.content_part(7, part, &format!("{p}[{i}]"))?;
+                        self.content_part(7, part, &p.index(i))?;
                     }
                 }
                 Some(_) => self.lose(
@@ -399,7 +494,7 @@ impl Enc<'_, '_> {
             let Some(src) = j.get("source") else {
                 return Ok(());
             };
-            let p = join(path, "source");
+            let p = path.key("source");
             let ty = src.get("type").and_then(J::as_str).unwrap_or_default();
             let Some(arm) = schema::SOURCE.fields.iter().find(|f| f.json == ty) else {
                 return self.lose(
@@ -422,7 +517,12 @@ impl Enc<'_, '_> {
         Ok(())
     }
 
-    fn content_part(&mut self, num: u32, part: &J<'_>, path: &str) -> Result<(), ProtoError> {
+    fn content_part(
+        &mut self,
+        num: u32,
+        part: &J<'_, '_>,
+        path: &Path<'_>,
+    ) -> Result<(), ProtoError> {
         let ty = part.get("type").and_then(J::as_str).unwrap_or_default();
         let Some(arm) = schema::CONTENT_PART.fields.iter().find(|f| f.json == ty) else {
             return self.lose(
@@ -443,10 +543,10 @@ impl Enc<'_, '_> {
     }
 
     /// A `Message`: `content` goes to field 3, 8 or 13 by its JSON type and the role.
-    fn message_body(&mut self, v: &J<'_>, path: &str) -> Result<(), ProtoError> {
+    fn message_body(&mut self, v: &J<'_, '_>, path: &Path<'_>) -> Result<(), ProtoError> {
         let d = &schema::MESSAGE;
         let role = v.get("role").and_then(J::as_str).unwrap_or_default();
-        let p = join(path, "content");
+        let p = path.key("content");
         let content = v.get("content");
         // A role the schema does not know keeps object content in field 13, where the decoder
         // reads it back for such a role (the only field an object fits).
@@ -456,9 +556,7 @@ impl Enc<'_, '_> {
         // parts field 8, activity content field 13.
         for fd in d.fields.iter() {
             match (fd.num, content) {
-                (3, Some(c @ J::Str(_))) if role != "activity" => {
-                    wire::put_bytes(self.out, 3, c.as_str().unwrap_or_default().as_bytes());
-                }
+                (3, Some(J::Str(s))) if role != "activity" => s.put(self.out, 3, self.arena),
                 (3, None | Some(J::Null | J::Arr(_))) => {}
                 (3, Some(J::Obj(_))) if takes_map => {}
                 (3, Some(_)) => self.lose(
@@ -469,18 +567,25 @@ impl Enc<'_, '_> {
                 )?,
                 (8, Some(J::Arr(parts))) => {
                     for (i, part) in parts.iter().enumerate() {
-                        self.content_part(8, part, &format!("{p}[{i}]"))?;
+                        self.content_part(8, part, &p.index(i))?;
                     }
                 }
                 (13, Some(c @ J::Obj(_))) if takes_map => {
                     let m = wire::begin_message(self.out, 13);
-                    encode_struct(c, self.out, self.max_depth, &mut self.sink, &|| p.clone())?;
+                    encode_struct(
+                        c,
+                        self.out,
+                        self.max_depth,
+                        &mut self.sink,
+                        &|| p.render(),
+                        self.arena,
+                    )?;
                     wire::end_message(self.out, m);
                 }
                 (8 | 13, _) => {}
                 _ => {
                     if let Some(x) = v.get(fd.json) {
-                        self.field(fd, x, &join(path, fd.json))?;
+                        self.field(fd, x, &path.key(fd.json))?;
                     }
                 }
             }
@@ -493,35 +598,31 @@ impl Enc<'_, '_> {
     fn outcome_event(
         &mut self,
         desc: &'static Desc,
-        j: &J<'_>,
-        path: &str,
+        j: &J<'_, '_>,
+        path: &Path<'_>,
         type_no: u32,
         arms: &[(&str, u32, &str)],
     ) -> Result<(), ProtoError> {
         let outcome = j.get("outcome").filter(|o| !matches!(o, J::Null));
         let ty = outcome.and_then(|o| o.get("type")).and_then(J::as_str);
+        let po = path.key("outcome");
         if let Some(o) = outcome {
             if let J::Obj(members) = o {
-                for (k, _) in members {
-                    let k = json_in::unescape(k);
+                for (k, _) in members.iter() {
+                    let k = k.text();
                     let carried = k == "type" || arms.iter().any(|a| a.2 == k);
                     if !carried {
-                        self.lose(
-                            LossKind::UnknownField(k.to_string()),
-                            &join(&join(path, "outcome"), &k),
-                        )?;
+                        self.lose(LossKind::UnknownField(k.to_string()), &po.key(&k))?;
                     }
                 }
             } else {
                 self.lose(
                     LossKind::Unrepresentable("an outcome that is not an object"),
-                    &join(path, "outcome"),
+                    &po,
                 )?;
             }
         }
-        let mut fields: Vec<&FieldDesc> = desc.fields.iter().collect();
-        fields.sort_by_key(|f| f.num);
-        for fd in fields {
+        for fd in by_number(desc) {
             if fd.num == type_no {
                 if let Some(t) = &ty
                     && !t.is_empty()
@@ -534,29 +635,41 @@ impl Enc<'_, '_> {
                 // The list rides beside the type string whatever the type is (the official
                 // decoder puts it back into any outcome), so nothing is lost.
                 if let Some(list) = outcome.and_then(|o| o.get(name)) {
-                    let p = join(&join(path, "outcome"), name);
-                    self.field(fd, list, &p)?;
+                    self.field(fd, list, &po.key(name))?;
                     if j.get(name).is_some() {
-                        self.lose(LossKind::UnknownField(name.to_string()), &join(path, name))?;
+                        self.lose(LossKind::UnknownField(name.to_string()), &path.key(name))?;
                     }
                 } else if let Some(list) = j.get(name) {
                     // With no outcome type the official decoder leaves a non-empty list at the
                     // top level; it is read back from there. Beside a typed outcome it would
                     // change meaning by moving into it, so it is reported instead.
                     if ty.as_ref().is_some_and(|t| !t.is_empty()) {
-                        self.lose(LossKind::UnknownField(name.to_string()), &join(path, name))?;
+                        self.lose(LossKind::UnknownField(name.to_string()), &path.key(name))?;
                     } else {
-                        self.field(fd, list, &join(path, name))?;
+                        self.field(fd, list, &path.key(name))?;
                     }
                 }
                 continue;
             }
             if let Some(v) = j.get(fd.json) {
-                self.field(fd, v, &join(path, fd.json))?;
+                self.field(fd, v, &path.key(fd.json))?;
             }
         }
         Ok(())
     }
+}
+
+/// The fields of `desc` in field-number order (sorted on the stack; no table has more than
+/// 32 fields).
+fn by_number(desc: &'static Desc) -> impl Iterator<Item = &'static FieldDesc> {
+    let mut order = [0u8; 32];
+    debug_assert!(desc.fields.len() <= order.len(), "{}", desc.name);
+    let n = desc.fields.len().min(order.len());
+    for (i, o) in order.iter_mut().enumerate().take(n) {
+        *o = i as u8;
+    }
+    order[..n].sort_unstable_by_key(|&i| desc.fields[usize::from(i)].num);
+    (0..n).map(move |i| &desc.fields[usize::from(order[i])])
 }
 
 fn known_key(d: &Desc, k: &str) -> bool {
@@ -579,10 +692,31 @@ fn known_key(d: &Desc, k: &str) -> bool {
     d.by_json(k).is_some()
 }
 
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_written_only_when_asked_and_as_before() {
+        let messages = Path::ROOT.key("messages");
+        let second = messages.index(2);
+        let content = second.key("content");
+        assert_eq!(content.render(), "messages[2].content");
+        assert_eq!(Path::ROOT.key("value").render(), "value");
+        assert_eq!(Path::ROOT.render(), "");
+    }
+
+    #[test]
+    fn fields_come_in_number_order() {
+        for t in EventType::ALL {
+            let desc = schema::envelope_of(t).3;
+            let nums: Vec<u32> = by_number(desc).map(|f| f.num).collect();
+            assert_eq!(nums.len(), desc.fields.len());
+            assert!(
+                nums.windows(2).all(|w| w[0] < w[1]),
+                "{}: {nums:?}",
+                desc.name
+            );
+        }
     }
 }

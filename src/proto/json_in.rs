@@ -1,6 +1,7 @@
 //! A small JSON reader for the encoder: the event's JSON text as a tree of borrowed tokens
-//! (numbers keep their text, so the encoder can tell whether a `double` carries them exactly;
-//! strings keep their raw, escaped text; object members keep their order).
+//! in an arena (numbers keep their text, so the encoder can tell whether a `double` carries
+//! them exactly; strings keep their raw, escaped text and whether they hold escapes, so a
+//! string without any is copied straight from the text; object members keep their order).
 //!
 //! The text it reads has normally been validated already (by [`crate::Event::parse`] or
 //! written by the crate's writer), but it checks what it needs and reports anything else as
@@ -8,75 +9,103 @@
 
 use std::borrow::Cow;
 
+use bumpalo::Bump;
+use bumpalo::collections::Vec as BumpVec;
+
 use super::{ProtoError, ProtoErrorKind};
 use crate::Str;
+use crate::scanner::Cursor;
 
-/// One JSON value, borrowing from the text.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum J<'a> {
+/// A JSON string as it stands in the text: its raw content between the quotes, and whether
+/// that content holds escapes (checked by the crate's scanner, so it is valid JSON string
+/// content).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct JStr<'a> {
+    pub(crate) raw: &'a str,
+    pub(crate) escaped: bool,
+}
+
+impl<'a> JStr<'a> {
+    /// Whether the string's text is `key` (escape-free strings compared as they stand).
+    #[inline]
+    pub(crate) fn is(&self, key: &str) -> bool {
+        if self.escaped {
+            self.text() == key
+        } else {
+            self.raw == key
+        }
+    }
+
+    /// The unescaped text (borrowed when there is nothing to unescape).
+    #[inline]
+    pub(crate) fn text(&self) -> Cow<'a, str> {
+        if self.escaped {
+            Cow::Owned(crate::model::unescape_fast(self.raw))
+        } else {
+            Cow::Borrowed(self.raw)
+        }
+    }
+
+    /// Writes the string as length-delimited field `num`: copied straight from the text when
+    /// it has no escapes, otherwise unescaped into `arena` first (no heap allocation of its
+    /// own; the transcoder resets the arena after each event).
+    #[inline]
+    pub(crate) fn put(&self, out: &mut Vec<u8>, num: u32, arena: &Bump) {
+        if self.escaped {
+            let text = Str::from_validated(self.raw, true).in_arena(arena);
+            super::wire::put_bytes(out, num, text.as_bytes());
+        } else {
+            super::wire::put_bytes(out, num, self.raw.as_bytes());
+        }
+    }
+}
+
+/// One JSON value, borrowing from the text (`'a`), its arrays and objects from an arena
+/// (`'b`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum J<'a, 'b> {
     Null,
     Bool(bool),
     /// The number's text.
     Num(&'a str),
-    /// The string's raw text between the quotes (escapes not resolved).
-    Str(&'a str),
-    Arr(Vec<J<'a>>),
-    Obj(Vec<(&'a str, J<'a>)>),
+    /// The string, escapes not resolved.
+    Str(JStr<'a>),
+    Arr(&'b [J<'a, 'b>]),
+    Obj(&'b [(JStr<'a>, J<'a, 'b>)]),
 }
 
-impl<'a> J<'a> {
-    /// The member `key` of an object (raw key text compared after unescaping).
-    pub(crate) fn get(&self, key: &str) -> Option<&J<'a>> {
-        match self {
-            J::Obj(m) => m
-                .iter()
-                .rev()
-                .find(|(k, _)| unescape(k) == key)
-                .map(|(_, v)| v),
+impl<'a, 'b> J<'a, 'b> {
+    /// The member `key` of an object (the last one, as JSON readers keep it).
+    #[inline]
+    pub(crate) fn get(&self, key: &str) -> Option<&'b J<'a, 'b>> {
+        match *self {
+            J::Obj(m) => m.iter().rev().find(|(k, _)| k.is(key)).map(|(_, v)| v),
             _ => None,
         }
     }
 
     /// The unescaped text of a string.
+    #[inline]
     pub(crate) fn as_str(&self) -> Option<Cow<'a, str>> {
         match self {
-            J::Str(s) => Some(unescape(s)),
+            J::Str(s) => Some(s.text()),
             _ => None,
         }
-    }
-
-    /// The name of the JSON type, for messages.
-    #[allow(dead_code)]
-    pub(crate) fn kind_name(&self) -> &'static str {
-        match self {
-            J::Null => "null",
-            J::Bool(_) => "a boolean",
-            J::Num(_) => "a number",
-            J::Str(_) => "a string",
-            J::Arr(_) => "an array",
-            J::Obj(_) => "an object",
-        }
-    }
-}
-
-/// Resolves the escapes of a raw JSON string (borrowed when it has none).
-pub(crate) fn unescape(raw: &str) -> Cow<'_, str> {
-    if !raw.contains('\\') {
-        return Cow::Borrowed(raw);
-    }
-    match Str::from_raw(raw) {
-        Ok(s) => Cow::Owned(s.unescaped().into_owned()),
-        Err(_) => Cow::Borrowed(raw),
     }
 }
 
 /// Reads one JSON document.
-pub(crate) fn parse(text: &str, max_depth: usize) -> Result<J<'_>, ProtoError> {
+pub(crate) fn parse<'a, 'b>(
+    text: &'a str,
+    max_depth: usize,
+    arena: &'b Bump,
+) -> Result<J<'a, 'b>, ProtoError> {
     let mut p = Parser {
         s: text.as_bytes(),
         text,
         pos: 0,
         max_depth,
+        arena,
     };
     let v = p.value(0)?;
     p.ws();
@@ -86,14 +115,15 @@ pub(crate) fn parse(text: &str, max_depth: usize) -> Result<J<'_>, ProtoError> {
     Ok(v)
 }
 
-struct Parser<'a> {
+struct Parser<'a, 'b> {
     s: &'a [u8],
     text: &'a str,
     pos: usize,
     max_depth: usize,
+    arena: &'b Bump,
 }
 
-impl<'a> Parser<'a> {
+impl<'a, 'b> Parser<'a, 'b> {
     fn err(&self, what: &'static str) -> ProtoError {
         ProtoError::new(ProtoErrorKind::Json(what), self.pos)
     }
@@ -104,7 +134,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn lit(&mut self, word: &[u8], v: J<'a>) -> Result<J<'a>, ProtoError> {
+    fn lit(&mut self, word: &[u8], v: J<'a, 'b>) -> Result<J<'a, 'b>, ProtoError> {
         if self.s[self.pos..].starts_with(word) {
             self.pos += word.len();
             Ok(v)
@@ -114,7 +144,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Recursion is bounded by `max_depth`.
-    fn value(&mut self, depth: usize) -> Result<J<'a>, ProtoError> {
+    fn value(&mut self, depth: usize) -> Result<J<'a, 'b>, ProtoError> {
         self.ws();
         match self.s.get(self.pos) {
             None => Err(self.err("unexpected end of JSON")),
@@ -130,7 +160,9 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                 }
                 let t = &self.text[start..self.pos];
-                if t.parse::<f64>().is_err() && !t.bytes().all(|c| c.is_ascii_digit() || c == b'-')
+                // Digits (the common case) are taken as they are; the exactness check reads
+                // every number later.
+                if !t.bytes().all(|c| c.is_ascii_digit() || c == b'-') && t.parse::<f64>().is_err()
                 {
                     return Err(ProtoError::new(
                         ProtoErrorKind::Json("invalid number"),
@@ -147,11 +179,11 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 self.pos += 1;
-                let mut items = Vec::new();
+                let mut items = BumpVec::new_in(self.arena);
                 self.ws();
                 if self.s.get(self.pos) == Some(&b']') {
                     self.pos += 1;
-                    return Ok(J::Arr(items));
+                    return Ok(J::Arr(items.into_bump_slice()));
                 }
                 loop {
                     items.push(self.value(depth + 1)?);
@@ -160,7 +192,7 @@ impl<'a> Parser<'a> {
                         Some(b',') => self.pos += 1,
                         Some(b']') => {
                             self.pos += 1;
-                            return Ok(J::Arr(items));
+                            return Ok(J::Arr(items.into_bump_slice()));
                         }
                         _ => return Err(self.err("expected `,` or `]`")),
                     }
@@ -174,11 +206,11 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 self.pos += 1;
-                let mut members = Vec::new();
+                let mut members = BumpVec::new_in(self.arena);
                 self.ws();
                 if self.s.get(self.pos) == Some(&b'}') {
                     self.pos += 1;
-                    return Ok(J::Obj(members));
+                    return Ok(J::Obj(members.into_bump_slice()));
                 }
                 loop {
                     self.ws();
@@ -198,7 +230,7 @@ impl<'a> Parser<'a> {
                         Some(b',') => self.pos += 1,
                         Some(b'}') => {
                             self.pos += 1;
-                            return Ok(J::Obj(members));
+                            return Ok(J::Obj(members.into_bump_slice()));
                         }
                         _ => return Err(self.err("expected `,` or `}`")),
                     }
@@ -208,31 +240,19 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// A string at `pos` (on its opening quote): its raw text.
-    fn string(&mut self) -> Result<&'a str, ProtoError> {
-        let start = self.pos + 1;
-        let mut i = start;
-        loop {
-            match memchr::memchr2(b'"', b'\\', &self.s[i..]) {
-                None => {
-                    self.pos = self.s.len();
-                    return Err(self.err("unterminated string"));
-                }
-                Some(k) if self.s[i + k] == b'\\' => i += k + 2,
-                Some(k) => {
-                    let end = i + k;
-                    self.pos = end + 1;
-                    return self.text.get(start..end).ok_or(ProtoError::new(
-                        ProtoErrorKind::Json("invalid string"),
-                        start,
-                    ));
-                }
-            }
-            if i > self.s.len() {
-                self.pos = self.s.len();
-                return Err(self.err("unterminated string"));
-            }
-        }
+    /// A string at `pos` (on its opening quote), checked by the crate's scanner: its raw
+    /// text and whether it holds escapes.
+    fn string(&mut self) -> Result<JStr<'a>, ProtoError> {
+        let mut c = Cursor::new(self.s);
+        c.pos = self.pos;
+        let tok = c
+            .string()
+            .map_err(|e| ProtoError::new(ProtoErrorKind::Json("invalid string"), e.offset))?;
+        self.pos = c.pos;
+        Ok(JStr {
+            raw: tok.raw,
+            escaped: tok.escaped,
+        })
     }
 }
 
@@ -242,20 +262,29 @@ mod tests {
 
     #[test]
     fn reads_and_bounds() {
-        let j = parse(r#"{"a":[1,-2.5e3,"x\"y",true,null],"b":{}}"#, 8).unwrap();
+        let arena = Bump::new();
+        let j = parse(r#"{"a":[1,-2.5e3,"x\"y",true,null],"b":{}}"#, 8, &arena).unwrap();
+        let s = JStr {
+            raw: "x\\\"y",
+            escaped: true,
+        };
         assert_eq!(
             j.get("a").unwrap(),
-            &J::Arr(vec![
+            &J::Arr(&[
                 J::Num("1"),
                 J::Num("-2.5e3"),
-                J::Str("x\\\"y"),
+                J::Str(s),
                 J::Bool(true),
                 J::Null
             ])
         );
-        assert!(parse("[[[[1]]]]", 3).is_err());
-        assert!(parse("[1,", 3).is_err());
-        assert!(parse("\"abc", 3).is_err());
-        assert!(parse("\"ab\\", 3).is_err());
+        assert_eq!(s.text(), "x\"y");
+        assert!(s.is("x\"y"));
+        assert!(parse("[[[[1]]]]", 3, &arena).is_err());
+        assert!(parse("[1,", 3, &arena).is_err());
+        assert!(parse("\"abc", 3, &arena).is_err());
+        assert!(parse("\"ab\\", 3, &arena).is_err());
+        assert!(parse("\"a\\q\"", 3, &arena).is_err());
+        assert!(parse("\"a\u{1}\"", 3, &arena).is_err());
     }
 }

@@ -69,6 +69,16 @@ pub(crate) fn is_known_role(role: &str) -> bool {
 }
 
 impl Desc {
+    /// The index in `fields` of field `num` (most tables number their fields 1, 2, 3, ...
+    /// in order, which is tried first).
+    #[inline]
+    pub(crate) fn index_of(&self, num: u32) -> Option<usize> {
+        let guess = (num as usize).wrapping_sub(1);
+        match self.fields.get(guess) {
+            Some(f) if f.num == num => Some(guess),
+            _ => self.fields.iter().position(|f| f.num == num),
+        }
+    }
     pub(crate) fn field(&self, num: u32) -> Option<&'static FieldDesc> {
         self.fields.iter().find(|f| f.num == num)
     }

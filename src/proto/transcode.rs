@@ -2,9 +2,9 @@
 
 use bumpalo::Bump;
 
+use super::encode::encode_json_in;
 use super::{
     DecodeOptions, EncodeOptions, FrameDecoder, Loss, ProtoError, ProtoErrorKind, ProtoEvent,
-    encode_json,
 };
 use crate::Event;
 use crate::sse::{SseDecoder, SseOptions};
@@ -12,7 +12,7 @@ use crate::sse::{SseDecoder, SseOptions};
 /// SSE (`data: {json}\n\n`) in, protobuf frames out.
 ///
 /// Each `data:` payload is checked as an AG-UI event ([`Event::parse`], in an arena reused
-/// across events) and encoded with [`encode_json`]. Frames without data (comments,
+/// across events) and encoded as [`super::encode_json`] does. Frames without data (comments,
 /// keep-alives) produce nothing.
 ///
 /// ```
@@ -190,7 +190,9 @@ fn encode_frame(
     arena.reset();
     Event::parse(frame.data, arena)
         .map_err(|e| ProtoError::new(ProtoErrorKind::Event(e.to_string()), at + e.offset()))?;
-    let mut l = encode_json(frame.data, out, opts).map_err(|e| e.at(at))?;
+    // The same arena holds the encoder's tree: nothing is allocated per string or per
+    // object once it has grown to the size of the largest event.
+    let mut l = encode_json_in(frame.data, out, opts, arena).map_err(|e| e.at(at))?;
     losses.append(&mut l);
     Ok(true)
 }

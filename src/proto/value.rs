@@ -7,7 +7,10 @@
 //! form that reads back to the same double. `NaN` and the infinities have no JSON spelling and
 //! are an error.
 
-use super::json_in::J;
+use bumpalo::Bump;
+use smallvec::SmallVec;
+
+use super::json_in::{J, JStr};
 use super::wire::{self, Fields, RawValue, WireType};
 use super::{Loss, LossKind, ProtoError, ProtoErrorKind};
 
@@ -126,7 +129,7 @@ impl<'a> StructView<'a> {
     ) -> impl Iterator<Item = Result<(&'a str, Option<ValueView<'a>>), ProtoError>> + 'a {
         let outer = self.bytes;
         Fields::new(outer, 0).filter_map(move |f| match f {
-            Err(e) => Some(Err(e)),
+            Err(e) => Some(Err(e.into())),
             Ok(f) => match (f.number, f.value) {
                 (1, RawValue::Len(entry)) => Some(struct_entry(outer, entry)),
                 _ => None,
@@ -167,7 +170,7 @@ impl<'a> ListView<'a> {
     pub fn values(&self) -> impl Iterator<Item = Result<Option<ValueView<'a>>, ProtoError>> + 'a {
         let outer = self.bytes;
         Fields::new(outer, 0).filter_map(move |f| match f {
-            Err(e) => Some(Err(e)),
+            Err(e) => Some(Err(e.into())),
             Ok(f) => match (f.number, f.value) {
                 (1, RawValue::Len(v)) => Some(value_kind(outer, v)),
                 _ => None,
@@ -223,35 +226,102 @@ fn value_kind<'a>(outer: &[u8], bytes: &'a [u8]) -> Result<Option<ValueView<'a>>
     Ok(kind)
 }
 
-/// Appends `text` as a JSON string.
-pub(crate) fn write_json_str(out: &mut Vec<u8>, text: &str) {
-    out.push(b'"');
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            0..=0x1f => b"",
-            _ => continue,
-        };
-        out.extend_from_slice(&bytes[start..i]);
-        if esc.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[usize::from(b >> 4)]);
-            out.push(HEX[usize::from(b & 15)]);
-        } else {
-            out.extend_from_slice(esc);
-        }
-        start = i + 1;
+/// The escape of each byte in a JSON string: 0 for none, `u` for `\u00XX`, otherwise the
+/// letter after the backslash.
+const ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = b'u';
+        b += 1;
     }
-    out.extend_from_slice(&bytes[start..]);
+    t[b'\n' as usize] = b'n';
+    t[b'\r' as usize] = b'r';
+    t[b'\t' as usize] = b't';
+    t[0x08] = b'b';
+    t[0x0c] = b'f';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+/// Whether any byte of the (little-endian) word is `"`, `\` or a control character: the
+/// classic word-at-a-time tests for a zero byte and for a byte below a bound, exact as a yes
+/// or no for the whole word.
+#[inline(always)]
+fn word_needs_escape(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let quote = w ^ (ONES * b'"' as u64);
+    let backslash = w ^ (ONES * b'\\' as u64);
+    let zero_in = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let below_space = w.wrapping_sub(ONES * 0x20) & !w & HIGH;
+    (zero_in(quote) | zero_in(backslash) | below_space) != 0
+}
+
+/// Appends `text` as a JSON string. Runs that need no escaping are found eight bytes at a time
+/// and copied whole; [`write_json_str_scalar`] is the byte-at-a-time twin the tests compare it
+/// with.
+pub(crate) fn write_json_str(out: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let mut words = bytes[i..].chunks_exact(8);
+        for w in words.by_ref() {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(w);
+            if word_needs_escape(u64::from_le_bytes(a)) {
+                break;
+            }
+            i += 8;
+        }
+        // `i` is at a word holding an escape, or in the last seven bytes.
+        let end = (i + 8).min(bytes.len());
+        while i < end {
+            let b = bytes[i];
+            let e = ESCAPE[usize::from(b)];
+            if e != 0 {
+                out.extend_from_slice(&bytes[run..i]);
+                write_escape(out, b, e);
+                run = i + 1;
+            }
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
+}
+
+#[inline]
+fn write_escape(out: &mut Vec<u8>, b: u8, e: u8) {
+    if e == b'u' {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        out.extend_from_slice(&[
+            b'\\',
+            b'u',
+            b'0',
+            b'0',
+            HEX[usize::from(b >> 4)],
+            HEX[usize::from(b & 15)],
+        ]);
+    } else {
+        out.extend_from_slice(&[b'\\', e]);
+    }
+}
+
+/// [`write_json_str`] a byte at a time: the reference it is tested against.
+#[cfg(test)]
+pub(crate) fn write_json_str_scalar(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    for &b in text.as_bytes() {
+        match ESCAPE[usize::from(b)] {
+            0 => out.push(b),
+            e => write_escape(out, b, e),
+        }
+    }
     out.push(b'"');
 }
 
@@ -267,7 +337,7 @@ pub(crate) fn write_number(out: &mut Vec<u8>, x: f64, at: usize) -> Result<(), P
             out.extend_from_slice(b"-0");
         } else {
             // |x| < 10^21 < 2^70 fits an i128 exactly.
-            out.extend_from_slice((x as i128).to_string().as_bytes());
+            out.extend_from_slice(itoa::Buffer::new().format(x as i128).as_bytes());
         }
         return Ok(());
     }
@@ -342,7 +412,8 @@ pub(crate) fn write_value_view(
     max_depth: usize,
     outer: &[u8],
 ) -> Result<(), ProtoError> {
-    let mut stack: Vec<Frame<'_>> = Vec::new();
+    // Shallow values (nearly all) keep their stack on the machine stack.
+    let mut stack: SmallVec<[Frame<'_>; 8]> = SmallVec::new();
     if let Some(f) = open(v, out, 0, max_depth, outer)? {
         stack.push(f);
     }
@@ -434,6 +505,20 @@ impl LossSink<'_> {
 /// exactly: when writing the double back would give a different number (`1e400`, integers
 /// beyond 2^53 that are not doubles, more digits than a double holds).
 pub(crate) fn number_to_f64(text: &str) -> (f64, bool) {
+    // The common case, an integer of at most 15 digits: below 2^53, so exactly a double,
+    // which is written back as the same integer.
+    let b = text.as_bytes();
+    let (neg, digits) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
+    if !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
+        let n = digits
+            .iter()
+            .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+        let x = n as f64;
+        return (if neg { -x } else { x }, true);
+    }
     let x: f64 = text.parse().unwrap_or(f64::NAN);
     if !x.is_finite() {
         return (x, false);
@@ -492,36 +577,38 @@ fn normalize(s: &str) -> (bool, Vec<u8>, i64) {
 
 /// Encodes a JSON value as the payload of a `Value` message (no tag, no length), nested values
 /// at most `max_depth` deep. `path` names the field for loss reports.
-pub(crate) fn encode_value(
-    j: &J<'_>,
+pub(crate) fn encode_value<'a, 'b>(
+    j: &'b J<'a, 'b>,
     out: &mut Vec<u8>,
     max_depth: usize,
     sink: &mut LossSink<'_>,
     path: &dyn Fn() -> String,
+    arena: &Bump,
 ) -> Result<(), ProtoError> {
-    encode_any(j, false, out, max_depth, sink, path)
+    encode_any(j, false, out, max_depth, sink, path, arena)
 }
 
 /// No message to close: the root `Struct` of [`encode_struct`] is the payload itself.
 const NO_MARK: usize = usize::MAX;
 
-fn encode_any(
-    j: &J<'_>,
+fn encode_any<'a, 'b>(
+    j: &'b J<'a, 'b>,
     root_struct: bool,
     out: &mut Vec<u8>,
     max_depth: usize,
     sink: &mut LossSink<'_>,
     path: &dyn Fn() -> String,
+    arena: &Bump,
 ) -> Result<(), ProtoError> {
-    enum Work<'j, 'a> {
-        Value(&'j J<'a>),
-        Members(std::slice::Iter<'j, (&'a str, J<'a>)>, usize),
-        Items(std::slice::Iter<'j, J<'a>>, usize),
+    enum Work<'a, 'b> {
+        Value(&'b J<'a, 'b>),
+        Members(std::slice::Iter<'b, (JStr<'a>, J<'a, 'b>)>, usize),
+        Items(std::slice::Iter<'b, J<'a, 'b>>, usize),
         Close(usize),
     }
-    let mut stack = Vec::new();
+    let mut stack: SmallVec<[Work<'_, '_>; 16]> = SmallVec::new();
     let mut depth = 0usize;
-    match j {
+    match *j {
         J::Obj(members) if root_struct => {
             depth = 1;
             stack.push(Work::Members(members.iter(), NO_MARK));
@@ -557,10 +644,7 @@ fn encode_any(
                     out.push(0);
                 }
             }
-            Work::Value(J::Str(s)) => {
-                let text = super::json_in::unescape(s);
-                wire::put_bytes(out, 3, text.as_bytes());
-            }
+            Work::Value(J::Str(s)) => s.put(out, 3, arena),
             Work::Value(J::Obj(members)) => {
                 if depth >= max_depth {
                     return Err(ProtoError::new(ProtoErrorKind::DepthLimit(max_depth), 0));
@@ -581,8 +665,7 @@ fn encode_any(
                 Some((k, v)) => {
                     stack.push(Work::Members(it, m));
                     let entry = wire::begin_message(out, 1);
-                    let key = super::json_in::unescape(k);
-                    wire::put_bytes(out, 1, key.as_bytes());
+                    k.put(out, 1, arena);
                     let value = wire::begin_message(out, 2);
                     stack.push(Work::Close(entry));
                     stack.push(Work::Close(value));
@@ -617,12 +700,75 @@ fn encode_any(
 
 /// Encodes a JSON object as the payload of a `Struct` message (the caller has checked that
 /// `j` is an object).
-pub(crate) fn encode_struct(
-    j: &J<'_>,
+pub(crate) fn encode_struct<'a, 'b>(
+    j: &'b J<'a, 'b>,
     out: &mut Vec<u8>,
     max_depth: usize,
     sink: &mut LossSink<'_>,
     path: &dyn Fn() -> String,
+    arena: &Bump,
 ) -> Result<(), ProtoError> {
-    encode_any(j, true, out, max_depth, sink, path)
+    encode_any(j, true, out, max_depth, sink, path, arena)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_by_words_matches_the_scalar_twin() {
+        // Every byte that matters (and some that do not) at every position of strings of 0 to
+        // 24 bytes, so each lands in a whole word, across a word boundary and in the tail.
+        let specials = [
+            b'"', b'\\', b'\n', b'\r', b'\t', 0x08, 0x0c, 0x00, 0x1f, 0x7f, b' ', b'a', 0x21, 0x5b,
+            0x5d, 0x19,
+        ];
+        for len in 0..25usize {
+            for at in 0..len.max(1) {
+                for &s in &specials {
+                    let mut text = vec![b'x'; len];
+                    if len > 0 {
+                        text[at] = s;
+                    }
+                    let text = String::from_utf8(text).unwrap();
+                    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                    write_json_str(&mut fast, &text);
+                    write_json_str_scalar(&mut slow, &text);
+                    assert_eq!(fast, slow, "{text:?}");
+                    let back: String = serde_json::from_slice(&fast).unwrap();
+                    assert_eq!(back, text);
+                }
+            }
+        }
+        let mixed = "héllo \"wörld\"\\ \u{1}\u{1f}😀 tab\there, newline\n and more text after it";
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        write_json_str(&mut fast, mixed);
+        write_json_str_scalar(&mut slow, mixed);
+        assert_eq!(fast, slow);
+        assert_eq!(fast, serde_json::to_vec(mixed).unwrap());
+    }
+
+    #[test]
+    fn integer_fast_path_agrees_with_the_general_check() {
+        for t in [
+            "0",
+            "-0",
+            "7",
+            "007",
+            "-12",
+            "123456789012345",
+            "-999999999999999",
+            "1700000000000",
+        ] {
+            let (x, exact) = number_to_f64(t);
+            assert!(exact, "{t}");
+            assert_eq!(x, t.parse::<f64>().unwrap(), "{t}");
+            assert_eq!(x.is_sign_negative(), t.starts_with('-'), "{t}");
+        }
+        // Sixteen digits and more take the general path.
+        assert!(!number_to_f64("9007199254740993").1);
+        assert!(number_to_f64("9007199254740992").1);
+        assert!(!number_to_f64("1e400").1);
+        assert!(number_to_f64("2.5").1);
+    }
 }

@@ -39,6 +39,20 @@ impl WireType {
     }
 }
 
+/// Malformed bytes met by [`Fields`]: what, and the byte offset. Small (two words), so that
+/// each step of the field iterator returns little; it becomes a [`ProtoError`] with `?`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WireError {
+    what: &'static str,
+    at: usize,
+}
+
+impl From<WireError> for ProtoError {
+    fn from(e: WireError) -> Self {
+        ProtoError::malformed(e.what, e.at)
+    }
+}
+
 /// The payload of one field as it sits on the wire, borrowed from the frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RawValue<'a> {
@@ -66,7 +80,15 @@ pub struct RawField<'a> {
 }
 
 /// Reads a varint at `*pos`, advancing it. At most ten bytes; the tenth may hold only one bit.
+#[inline]
 pub(crate) fn read_varint(buf: &[u8], pos: &mut usize) -> Option<u64> {
+    // One byte (tags, short lengths, small numbers): most varints.
+    if let Some(&b) = buf.get(*pos)
+        && b < 0x80
+    {
+        *pos += 1;
+        return Some(u64::from(b));
+    }
     let mut value: u64 = 0;
     for i in 0..10 {
         let byte = *buf.get(*pos)?;
@@ -104,9 +126,13 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn fail(&mut self, at: usize, what: &'static str) -> Option<Result<RawField<'a>, ProtoError>> {
+    #[cold]
+    fn fail(&mut self, at: usize, what: &'static str) -> Option<Result<RawField<'a>, WireError>> {
         self.failed = true;
-        Some(Err(ProtoError::malformed(what, self.base + at)))
+        Some(Err(WireError {
+            what,
+            at: self.base + at,
+        }))
     }
 
     /// Skips a group whose start tag (field `number`) was just read; nested groups included.
@@ -157,7 +183,7 @@ impl<'a> Fields<'a> {
 }
 
 impl<'a> Iterator for Fields<'a> {
-    type Item = Result<RawField<'a>, ProtoError>;
+    type Item = Result<RawField<'a>, WireError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed || self.pos >= self.buf.len() {
@@ -287,9 +313,11 @@ pub(crate) fn end_message(out: &mut Vec<u8>, mark: usize) {
     let extra = need - 1;
     out.resize(out.len() + extra, 0);
     out.copy_within(mark..mark + len, mark + extra);
-    let mut head = Vec::with_capacity(need);
-    put_varint(&mut head, len as u64);
-    out[mark - 1..mark - 1 + need].copy_from_slice(&head);
+    let mut v = len as u64;
+    for b in &mut out[mark - 1..mark - 1 + need] {
+        *b = (v as u8 & 0x7f) | if v >= 0x80 { 0x80 } else { 0 };
+        v >>= 7;
+    }
 }
 
 #[cfg(test)]
@@ -321,7 +349,7 @@ mod tests {
             end_message(&mut out, mark);
             let f: Vec<_> = Fields::new(&out[1..], 0).collect();
             assert_eq!(f.len(), 1);
-            let f = f[0].clone().unwrap();
+            let f = f[0].unwrap();
             assert_eq!(f.number, 3);
             assert_eq!(f.value, RawValue::Len(&vec![7u8; n][..]));
         }
