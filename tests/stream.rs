@@ -123,6 +123,17 @@ const VALID: &[&str] = &[
 ];
 
 const INVALID: &[&str] = &[
+    // A number or literal where a typed field wants something else: bad JSON (`00`, `tru`)
+    // is reported as bad JSON, a good scalar as the wrong type, however the bytes are cut
+    // (the `chunked` fuzz target found `0` | `0` reported as the wrong type).
+    r#"{"threadId":00,"runId":"r"}"#,
+    r#"{"threadId":0,"runId":"r"}"#,
+    r#"{"threadId":-0.5e+10,"runId":"r"}"#,
+    r#"{"threadId":truex,"runId":"r"}"#,
+    r#"{"threadId":true,"runId":"r"}"#,
+    r#"{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":000}]}"#,
+    r#"{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":[01]}]}"#,
+    r#"{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":12}]}"#,
     "",
     "   ",
     "[]",

@@ -240,11 +240,17 @@ impl<'a, 'o> Parser<'a, 'o> {
     fn bad_scalar(&self) -> Option<RawError> {
         let mut probe = Cursor::new(self.cur.bytes);
         probe.pos = self.cur.pos;
-        match probe.peek()? {
+        let verdict = match probe.peek()? {
             b'-' | b'0'..=b'9' => probe.number().err(),
             b't' | b'f' | b'n' => probe.literal().err(),
             _ => None,
+        };
+        // A scalar that runs to the end of a buffer still growing may go on (`0` then `0`:
+        // `00` is bad JSON, not a number of the wrong type): no verdict until it ends.
+        if verdict.is_none() && probe.pos == self.cur.bytes.len() && self.cur.partial() {
+            return Some(probe.err(ErrorKind::UnexpectedEof));
         }
+        verdict
     }
 
     /// Checks that the next value starts with `open` (after whitespace).
