@@ -2,7 +2,7 @@
 //! [`F`], every event type maps `F` to its own field id through a table computed at compile
 //! time from [`EventType::fields`], and the parser dispatches on the number.
 
-use super::model::EventType;
+use super::event_type::EventType;
 
 /// Every field name of any 1.0 event.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -44,10 +44,14 @@
 //!   `MESSAGES_SNAPSHOT`, where it is an unknown field (kept in `extra`), and is required on the
 //!   `SUBAGENT_*` events.
 
+mod event_type;
 mod fields;
 mod model;
+mod outcome;
 mod parse;
 mod write;
 
+pub use event_type::EventType;
 pub use model::*;
+pub use outcome::{Interrupt, RunOutcome, SubagentOutcome, TokenUsage};
 pub use parse::MAX_SAFE_INTEGER;

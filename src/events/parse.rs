@@ -6,7 +6,7 @@ use bumpalo::Bump;
 use smallvec::SmallVec;
 
 use super::fields::{self, F};
-use super::model::*;
+use super::*;
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::model::{Content, JsonKind, List, Message, RawJson, Role, RunAgentInput, Str};
 use crate::parser::{Obj, ParseOptions, Parser, set};

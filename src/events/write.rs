@@ -8,7 +8,7 @@
 
 use std::convert::Infallible;
 
-use super::model::*;
+use super::*;
 use crate::model::*;
 use crate::writer::{
     Sink, Slot, WriteJson, for_each_slot, write_extra_field, write_tag, write_uint,
