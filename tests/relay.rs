@@ -163,7 +163,7 @@ fn check_chunkings(input: &[u8], rng: &mut Rng) {
             let mut chunks = Vec::new();
             let mut rest = input;
             while !rest.is_empty() {
-                let n = rng.below(40).min(rest.len());
+                let n = (1 + rng.below(40)).min(rest.len());
                 let (a, b) = rest.split_at(n);
                 chunks.push(a);
                 rest = b;
@@ -782,6 +782,53 @@ fn resuming_after_a_cursor_forwards_only_later_events_with_their_cursors() {
     assert!(events_of(&out).is_empty());
     assert_eq!((relay.skipped(), relay.relayed()), (12, 0));
     assert!(relay.fault().is_none());
+}
+
+/// An upstream that reads `Last-Event-ID` itself sends only the events after the cursor, with
+/// no `RUN_STARTED`: relayed as the rest of the run, cursors numbered on, the order rules back
+/// at the next `RUN_STARTED`.
+#[test]
+fn an_upstream_that_resumes_by_itself_is_relayed_as_the_rest_of_the_run() {
+    let (full, _) = whole(&RelayOptions::new().with_cursors(true), &conversation());
+    let all = events_of(&full);
+    for k in 0..all.len() - 1 {
+        let rest: String = all[k + 1..].iter().map(|(text, _)| frame(text)).collect();
+        let cursor = Cursor::parse(all[k].1.as_deref().unwrap()).unwrap();
+        let options = RelayOptions::new().with_cursors(true).resume_after(cursor);
+        let (out, relay) = whole(&options, rest.as_bytes());
+        assert_eq!(events_of(&out), all[k + 1..], "resumed after event {k}");
+        assert!(relay.fault().is_none());
+        assert_eq!(relay.skipped(), 0);
+        check_chunkings(rest.as_bytes(), &mut Rng(0x9e37_79b9 + k as u64));
+        // Without the cursor the same bytes break the order rules.
+        let (_, plain) = whole(&RelayOptions::new(), rest.as_bytes());
+        assert_eq!(plain.fault().map(|f| f.kind()), Some(FaultKind::EventOrder));
+    }
+    let cursor = || Cursor::parse(all[3].1.as_deref().unwrap()).unwrap();
+    // Cut before the run's end: the client gets a RUN_ERROR, as on any stream.
+    let cut: String = all[4..all.len() - 1]
+        .iter()
+        .map(|(t, _)| frame(t))
+        .collect();
+    let (out, relay) = whole(&RelayOptions::new().resume_after(cursor()), cut.as_bytes());
+    assert_eq!(relay.fault().map(|f| f.kind()), Some(FaultKind::Truncated));
+    run_error(&out, "UPSTREAM_TRUNCATED");
+    // The next run is checked again: content for a message it never started is refused.
+    let mut next: String = all[4..].iter().map(|(t, _)| frame(t)).collect();
+    next.push_str(&frame(
+        r#"{"type":"RUN_STARTED","threadId":"t1","runId":"run-2"}"#,
+    ));
+    next.push_str(&frame(
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"nope","delta":"x"}"#,
+    ));
+    let (_, relay) = whole(&RelayOptions::new().resume_after(cursor()), next.as_bytes());
+    assert_eq!(relay.fault().map(|f| f.kind()), Some(FaultKind::EventOrder));
+    // A cursor made by hand with a line break: the events go out without cursors.
+    let options = RelayOptions::new()
+        .with_cursors(true)
+        .resume_after(Cursor::new("run-1\nid: x", 3));
+    let (out, _) = whole(&options, cut.as_bytes());
+    assert!(events_of(&out).iter().all(|(_, id)| id.is_none()));
 }
 
 #[test]

@@ -425,6 +425,26 @@ fn a_resumed_stream_gets_only_the_events_after_its_cursor() {
         all_ids[6..],
         "with the cursors of the first connection"
     );
+    // An upstream that resumes the run itself (no RUN_STARTED, only the later events): relayed
+    // as the rest of the run, with the cursors numbered on.
+    let r = request(
+        gw.port,
+        "POST",
+        "/run?pieces=4&resume",
+        &[JSON, ("Last-Event-ID", all_ids[5].as_str())],
+        RUN,
+        Pace::Whole,
+    );
+    assert_eq!(r.status, 200);
+    let (sent, _) = sse_data(
+        upstream.logged("/run?pieces=4&resume")["sent"]
+            .as_str()
+            .unwrap(),
+    );
+    assert_eq!(sent, all[6..], "the upstream sent only the later events");
+    let text = r.text();
+    assert_eq!(sse_data(&text).0, all[6..], "{text}");
+    assert_eq!(ids(&text), all_ids[6..]);
     // A Last-Event-ID that is not a cursor, or names another run: the stream is relayed whole.
     for (n, other) in ["garbage", "r1:", "r1:x", "other-run:3"]
         .into_iter()

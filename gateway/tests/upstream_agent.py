@@ -134,7 +134,15 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 return
             pieces = int(params.get("pieces", "5"))
+            # `resume`: an upstream that resumes a run itself, sending only the events after
+            # the index of the Last-Event-ID cursor (no RUN_STARTED).
+            after = -1
+            last_id = self.headers.get("Last-Event-ID") or ""
+            if "resume" in query.split("&") and ":" in last_id:
+                after = int(last_id.rsplit(":", 1)[1])
             for i, event in enumerate(run_events(thread_id, run_id, pieces)):
+                if i <= after:
+                    continue
                 if path == "/slow" and i == 1:
                     time.sleep(float(params.get("pause", "2.5")))
                 send(event)

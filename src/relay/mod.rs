@@ -45,7 +45,8 @@
 //! relay reads and checks its events as before but forwards only those after the cursor, with
 //! the same cursors as the first time ([`Relay::skipped`] counts the others). A value that is
 //! not a cursor, or a run the upstream does not replay, leaves the stream whole (see
-//! `resume_after` for why).
+//! `resume_after` for why). An upstream that resumes the run itself (its stream begins with
+//! the event after the cursor) is relayed as the rest of that run, cursors numbered on.
 //!
 //! # Memory and cost
 //!
@@ -259,6 +260,11 @@ struct Core {
     skip_through: Option<u64>,
     /// Whether the resumed run has started (the cursor applies once).
     resume_used: bool,
+    /// The stream is an upstream's own continuation of the resumed run (it began after the
+    /// cursor, without `RUN_STARTED`): the order rules are not checked until the next
+    /// `RUN_STARTED`, since the run's earlier events (its open messages and tool calls) were
+    /// on another connection.
+    continued: bool,
     seen: usize,
     relayed: u64,
     dropped: u64,
@@ -315,6 +321,7 @@ impl Relay {
                 run_index: 0,
                 skip_through: None,
                 resume_used: false,
+                continued: false,
                 seen: 0,
                 relayed: 0,
                 dropped: 0,
@@ -689,7 +696,28 @@ impl Core {
                 let message = format!("upstream event {index} (byte {start}) is invalid: {e}");
                 self.fault(FaultKind::InvalidEvent, index, start, message)
             })?;
+        if index == 0
+            && !matches!(event, Event::RunStarted(_))
+            && let Some(cursor) = &self.options.resume
+        {
+            // The upstream resumed the run itself: its first event is the one after the
+            // cursor. The run goes on, with the cursors it had.
+            self.resume_used = true;
+            self.continued = true;
+            self.run = Run::Open;
+            self.run_id.clear();
+            // (A cursor made with `Cursor::new` may hold anything; one with a control
+            // character would break the `id:` line, so the run's events get none.)
+            if !cursor.run_id().chars().any(char::is_control) {
+                self.run_id.push_str(cursor.run_id());
+            }
+            self.run_index = cursor.index().saturating_add(1);
+        }
+        if matches!(event, Event::RunStarted(_)) {
+            self.continued = false;
+        }
         if self.options.check_order
+            && !self.continued
             && let Err(e) = self.order.check(&event)
         {
             let message = format!(

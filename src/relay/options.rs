@@ -363,10 +363,17 @@ impl RelayOptions {
     ///   If the stream holds another run first (the upstream started a new one, or replays the
     ///   thread), that run is forwarded whole; skipping starts at the named run's
     ///   `RUN_STARTED` and applies to the first run of that id only.
-    /// * **A run that never comes.** If the upstream does not replay the named run (it may
-    ///   read the `Last-Event-ID` itself, since a gateway forwards it), nothing is skipped:
-    ///   without the run's own events the relay cannot know what the client has, and
+    /// * **A run that never comes.** If the upstream does not replay the named run, nothing is
+    ///   skipped: without the run's own events the relay cannot know what the client has, and
     ///   forwarding is the choice that loses nothing.
+    ///
+    /// **An upstream that resumes by itself** (it reads the `Last-Event-ID` a gateway forwards,
+    /// and its stream begins with the event after the cursor, not with `RUN_STARTED`) is
+    /// relayed as the rest of the named run: its events are forwarded, with cursors numbered on
+    /// from `cursor.index() + 1`, each still read and checked as an event, and a stream that
+    /// ends inside the run still gets its `RUN_ERROR`. The order rules are not checked until
+    /// the next `RUN_STARTED`: the run's earlier events (which messages and tool calls are
+    /// open) were on the first connection, so this relay cannot judge them.
     ///
     /// A `Last-Event-ID` that is not a cursor (`Cursor::parse` gives `None`) is simply not
     /// passed here: the stream is relayed whole, and the request does not fail.
