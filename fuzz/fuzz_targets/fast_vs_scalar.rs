@@ -25,7 +25,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    assert_eq!(unescape_fast(text), unescape_scalar(text), "unescaping disagrees");
+    assert_eq!(
+        unescape_fast(text),
+        unescape_scalar(text),
+        "unescaping disagrees"
+    );
 
     if let Ok(raw) = RawJson::from_text(text) {
         let ours = raw.to_serde_value();

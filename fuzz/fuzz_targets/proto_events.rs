@@ -36,13 +36,22 @@ fn check(json: &[u8]) {
     if Event::parse(json, &arena).is_err() {
         return;
     }
-    let report = EncodeOptions { on_loss: OnLoss::Report, ..EncodeOptions::default() };
+    let report = EncodeOptions {
+        on_loss: OnLoss::Report,
+        ..EncodeOptions::default()
+    };
     let mut frame = Vec::new();
     let losses = match encode_json(json, &mut frame, &report) {
         Ok(l) => l,
         Err(e) => {
             // Only limits and event types protobuf has no arm for may refuse a valid event.
-            assert!(matches!(e.kind(), ProtoErrorKind::DepthLimit(_) | ProtoErrorKind::Event(_)), "{e}");
+            assert!(
+                matches!(
+                    e.kind(),
+                    ProtoErrorKind::DepthLimit(_) | ProtoErrorKind::Event(_)
+                ),
+                "{e}"
+            );
             return;
         }
     };

@@ -27,7 +27,10 @@ fn frames(chunks: &[&[u8]], opts: DecodeOptions) -> (Vec<Vec<u8>>, Option<ProtoE
 }
 
 fuzz_target!(|data: &[u8]| {
-    let opts = DecodeOptions { max_frame: 1 << 16, max_depth: 64 };
+    let opts = DecodeOptions {
+        max_frame: 1 << 16,
+        max_depth: 64,
+    };
     let (whole, whole_err) = frames(&[data], opts);
     let mut rng = Rng::for_input(data, 0x9e37);
     for lengths in chunkings(data.len(), &mut rng) {
@@ -48,13 +51,22 @@ fuzz_target!(|data: &[u8]| {
         };
         assert_eq!(ev.bytes(), frame);
         let _ = ev.unknown_fields().count();
-        let _ = (ev.timestamp(), ev.raw_event(), ev.metadata(), ev.message_id(), ev.delta());
+        let _ = (
+            ev.timestamp(),
+            ev.raw_event(),
+            ev.metadata(),
+            ev.message_id(),
+            ev.delta(),
+        );
         let Ok(json) = ev.to_json(&opts) else {
             stopped |= is_frame;
             continue;
         };
         serde_json::from_str::<serde_json::Value>(&json).expect("written JSON is JSON");
-        let report = EncodeOptions { on_loss: OnLoss::Report, max_depth: 64 };
+        let report = EncodeOptions {
+            on_loss: OnLoss::Report,
+            max_depth: 64,
+        };
         let mut again = Vec::new();
         encode_json(json.as_bytes(), &mut again, &report).expect("written JSON encodes");
         let ev2 = ProtoEvent::decode(&again[4..]).expect("re-encoded frame decodes");

@@ -40,7 +40,13 @@ fn relay(options: &RelayOptions, chunks: &[&[u8]], pings: bool) -> Run {
     assert_eq!(out.len(), n, "nothing after the end");
     Run {
         out: out.concat(),
-        counts: (r.relayed(), r.dropped(), r.redacted(), r.skipped(), r.events_seen()),
+        counts: (
+            r.relayed(),
+            r.dropped(),
+            r.redacted(),
+            r.skipped(),
+            r.events_seen(),
+        ),
         fault: r.fault().map(|f| f.to_string()),
     }
 }
@@ -93,7 +99,9 @@ fn policy(rng: &mut Rng, data: &[u8]) -> RelayOptions {
                 .with(EventType::TextMessageContent)
                 .with(EventType::Custom),
         ),
-        4 => o.with_sse(SseOptions::new().with_strict_end(true)).with_check_order(false),
+        4 => o
+            .with_sse(SseOptions::new().with_strict_end(true))
+            .with_check_order(false),
         _ => o.with_max_frame_bytes(rng.range(1, 200)),
     }
 }
@@ -113,18 +121,29 @@ fuzz_target!(|data: &[u8]| {
 
         // Well-formed: valid SSE ending between frames, every frame an event.
         let (out_frames, clean) = frames(&whole.out, true);
-        assert!(clean, "relay output is not clean SSE: {:?}", String::from_utf8_lossy(&whole.out));
+        assert!(
+            clean,
+            "relay output is not clean SSE: {:?}",
+            String::from_utf8_lossy(&whole.out)
+        );
         let arena = Bump::new();
         let mut last_type = None;
         for f in &out_frames {
             let event = Event::parse(f, &arena).unwrap_or_else(|e| {
-                panic!("relay output frame {:?} is not an event: {e}", String::from_utf8_lossy(f))
+                panic!(
+                    "relay output frame {:?} is not an event: {e}",
+                    String::from_utf8_lossy(f)
+                )
             });
             last_type = Some(event.type_name().into_owned());
         }
         if whole.fault.is_some() {
             // The relay's own, or the upstream's just before the fault.
-            assert_eq!(last_type.as_deref(), Some("RUN_ERROR"), "a fault ends with RUN_ERROR");
+            assert_eq!(
+                last_type.as_deref(),
+                Some("RUN_ERROR"),
+                "a fault ends with RUN_ERROR"
+            );
         }
 
         // Keep-alives change nothing but add comments.
@@ -138,7 +157,10 @@ fuzz_target!(|data: &[u8]| {
         // Default options, no fault: the events forwarded are the input's.
         if options == RelayOptions::new() && whole.fault.is_none() {
             let (in_frames, _) = frames(data, false);
-            assert_eq!(out_frames, in_frames, "forwarded events differ from the input's");
+            assert_eq!(
+                out_frames, in_frames,
+                "forwarded events differ from the input's"
+            );
         }
     }
 });

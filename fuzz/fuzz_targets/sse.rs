@@ -210,8 +210,15 @@ fuzz_target!(|data: &[u8]| {
     // ends inside a frame.
     let lenient = decode(&[data], SseOptions::default(), false);
     let standard = decode(&[data], strict, false);
-    assert_eq!(lenient.items, standard.items, "items under both end readings");
+    assert_eq!(
+        lenient.items, standard.items,
+        "items under both end readings"
+    );
     if standard.finish == Ok(None) {
-        assert_eq!(lenient.finish, Ok(None), "a clean end is clean under both readings");
+        assert_eq!(
+            lenient.finish,
+            Ok(None),
+            "a clean end is clean under both readings"
+        );
     }
 });
