@@ -481,7 +481,7 @@ fn outcome_lists_without_a_type_stay_top_level_both_ways() {
         r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","pendingToolCallIds":["c"]}"#,
         r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","interrupts":[{"id":"i","reason":"approval"}]}"#,
     ] {
-        assert_round_trips(&json);
+        assert_round_trips(json);
     }
     let typed = br#"{"type":"SUBAGENT_FINISHED","subagentRunId":"s","outcome":{"type":"done"},"interruptIds":["a"]}"#;
     let losses = encode_json(typed, &mut Vec::new(), &report()).unwrap();
