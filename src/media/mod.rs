@@ -94,14 +94,16 @@ mod base64;
 mod data_url;
 mod engine;
 mod escape;
+mod reader;
 mod simd;
 mod sniff;
 mod view;
 
-pub use self::base64::{Base64, Base64Error, Base64ErrorKind, Base64Mode, Base64Reader, Chunks};
+pub use self::base64::{Base64, Base64Error, Base64ErrorKind, Base64Mode};
 pub use self::data_url::{
     DataPayload, DataUrl, DataUrlError, DataUrlErrorKind, Params, PercentDecoded,
 };
+pub use self::reader::{Base64Reader, Chunks};
 pub use self::simd::Kernel;
 pub use self::sniff::{MediaType, mime_matches, sniff};
 pub use self::view::{
