@@ -4,6 +4,13 @@ use std::arch::x86_64::*;
 
 /// See [`super::find_string_special`].
 ///
+/// Two loops. While every byte so far is ASCII (base64, most text), 128 bytes per turn are
+/// tested with one loose check per vector: `(v ^ 0x02) < 0x21` as *signed* bytes holds exactly
+/// for a control byte, a quote (0x22 ^ 0x02 = 0x20) and any byte >= 0x80, so a vector costs an
+/// xor, a compare, a compare with `\` and an or, and the four are tested together. A hit is
+/// looked at precisely ([`special_mask`]): a special byte ends the run; a non-ASCII byte only
+/// moves the scan to the second loop, the 64-byte one that tracks non-ASCII bytes as it goes.
+///
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
@@ -14,7 +21,40 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
     let quote = _mm256_set1_epi8(b'"' as i8);
     let backslash = _mm256_set1_epi8(b'\\' as i8);
     let ctrl_max = _mm256_set1_epi8(0x1f);
-    let mut high = _mm256_setzero_si256();
+    let two = _mm256_set1_epi8(0x02);
+    let loose_bound = _mm256_set1_epi8(0x21);
+    let loose = |v: __m256i| -> __m256i {
+        let low = _mm256_cmpgt_epi8(loose_bound, _mm256_xor_si256(v, two));
+        _mm256_or_si256(low, _mm256_cmpeq_epi8(v, backslash))
+    };
+    let mut seen = false;
+    while !seen && i + 128 <= len {
+        // SAFETY: `i + 128 <= len`, so the four 32-byte loads lie inside `bytes`; unaligned
+        // loads are allowed.
+        let (a, b, c, d) = unsafe {
+            (
+                _mm256_loadu_si256(ptr.add(i) as *const __m256i),
+                _mm256_loadu_si256(ptr.add(i + 32) as *const __m256i),
+                _mm256_loadu_si256(ptr.add(i + 64) as *const __m256i),
+                _mm256_loadu_si256(ptr.add(i + 96) as *const __m256i),
+            )
+        };
+        let m = _mm256_or_si256(
+            _mm256_or_si256(loose(a), loose(b)),
+            _mm256_or_si256(loose(c), loose(d)),
+        );
+        if _mm256_testz_si256(m, m) == 0 {
+            for half in [i, i + 64] {
+                // SAFETY: AVX2 is enabled in this function, and `half + 64 <= i + 128 <= len`.
+                let (special, high) = unsafe { special_mask(bytes, half) };
+                seen |= high != 0;
+                if special != 0 {
+                    return (half + special.trailing_zeros() as usize, seen);
+                }
+            }
+        }
+        i += 128;
+    }
     let special = |v: __m256i| -> __m256i {
         let q = _mm256_cmpeq_epi8(v, quote);
         let b = _mm256_cmpeq_epi8(v, backslash);
@@ -22,6 +62,7 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
         let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v);
         _mm256_or_si256(_mm256_or_si256(q, b), c)
     };
+    let mut high = _mm256_set1_epi8(if seen { -1 } else { 0 });
     while i + 64 <= len {
         // SAFETY: `i + 64 <= len`, so both 32-byte loads lie inside `bytes`; unaligned loads
         // are allowed.
