@@ -333,6 +333,28 @@ mod tests {
         }
     }
 
+    /// The long-string loop tests 128 bytes at a time with a loose check (controls, quote and
+    /// every byte >= 0x80) before a precise one: one odd byte at every position of strings
+    /// around that size, including the near misses of the loose check (0x20, 0x21, 0x23,
+    /// 0x7f), which must stay plain.
+    #[test]
+    fn long_strings_one_odd_byte_everywhere() {
+        if cfg!(miri) {
+            return;
+        }
+        for len in [127, 128, 129, 191, 255, 256, 257, 300] {
+            for pos in 0..len {
+                for odd in [b'"', b'\\', 0x00, 0x1f, 0x20, 0x21, 0x23, 0x7f, 0x80, 0xff] {
+                    let mut v = vec![b'A'; len];
+                    v[pos] = odd;
+                    for from in [0, 1, 63] {
+                        check(&v, from);
+                    }
+                }
+            }
+        }
+    }
+
     fn reference_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
         let block = &bytes[at.min(bytes.len())..(at + BLOCK).min(bytes.len())];
         let (mut m, mut high) = (0u64, 0u64);
