@@ -167,6 +167,25 @@ pub(crate) fn mask16(chunk: &[u8; 16]) -> (u32, u32) {
     }
 }
 
+/// The masks of [`mask16`] for the 16 bytes at `at` (bit 0 is `at`), and how many of them
+/// lie in the input: 16, or fewer near its end, where the input's last 16 bytes are read and
+/// the masks shifted down (zeros come in, so nothing past the input is flagged). `None` when
+/// the input is shorter than 16 bytes or `at` is at or past its end.
+#[inline(always)]
+pub(crate) fn window16(bytes: &[u8], at: usize) -> Option<(u32, u32, usize)> {
+    let len = bytes.len();
+    let (base, shift) = if at + 16 <= len {
+        (at, 0)
+    } else if len >= 16 && at < len {
+        (len - 16, at - (len - 16))
+    } else {
+        return None;
+    };
+    let chunk: &[u8; 16] = bytes.get(base..base + 16)?.try_into().ok()?;
+    let (special, high) = mask16(chunk);
+    Some((special >> shift, high >> shift, 16 - shift))
+}
+
 /// The end of a short string (a key, an id) whose text starts at `at`, found with one
 /// 16-byte look: if the first special byte in `bytes[at..at + 16]` is a quote, its offset and
 /// whether a byte >= 0x80 comes before it. `None` when that first special byte is a

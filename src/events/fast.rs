@@ -1,0 +1,365 @@
+//! The fast path of [`Event::parse_with`]: the events that make up nearly all of a stream
+//! (text deltas, tool-call arguments, starts and ends, steps, state) read in one pass, with
+//! no gathering of every possible field and no second look at the type.
+//!
+//! It reads the shape senders write: `type` first, then fields of the event's own type in
+//! their canonical order (ascending field id, which is also the order both SDKs write), each
+//! string-valued field a JSON string. Values are read by the very functions the general parser
+//! uses, so what it accepts reads exactly as the general parser reads it. Anything else (a
+//! field out of order, a duplicate, an unknown field, an escaped key, `null`, a missing
+//! required field, an error of any kind, an event type it does not cover) makes it give up,
+//! and [`Event::parse_with`] runs the general parser from the start, which then produces the
+//! event or the error, with its offset and path. So the fast path changes no result, only the
+//! cost; `fuzz/fuzz_targets/events.rs` and `tests/events_fast.rs` compare the two paths.
+
+use bumpalo::Bump;
+
+use super::fields::{self, F};
+use super::parse::roles;
+use super::*;
+use crate::model::{JsonKind, RawJson, Role, Str};
+use crate::parser::{ParseOptions, Parser};
+use crate::scanner::StrToken;
+
+/// The most type-specific fields a covered event type has (`TOOL_CALL_CHUNK`,
+/// `TEXT_MESSAGE_CHUNK`: four; `RUN_STARTED`'s fifth, `input`, is not covered).
+const SLOTS: usize = 4;
+
+/// The id of the first type-specific field of `t` (after `type`, `timestamp`, `rawEvent`,
+/// `metadata` and, on most types, `subagentRunId`), if the fast path covers `t`.
+fn first_field(t: EventType) -> Option<usize> {
+    use EventType as T;
+    match t {
+        T::RunStarted | T::RunFinished | T::RunError => Some(4),
+        T::StepStarted
+        | T::StepFinished
+        | T::TextMessageStart
+        | T::TextMessageContent
+        | T::TextMessageEnd
+        | T::TextMessageChunk
+        | T::ToolCallStart
+        | T::ToolCallArgs
+        | T::ToolCallEnd
+        | T::ToolCallChunk
+        | T::StateSnapshot
+        | T::StateDelta
+        | T::ReasoningStart
+        | T::ReasoningMessageStart
+        | T::ReasoningMessageContent
+        | T::ReasoningMessageEnd
+        | T::ReasoningMessageChunk
+        | T::ReasoningEnd => Some(5),
+        _ => None,
+    }
+}
+
+/// The fields of an event the fast path read, before the event is built.
+pub(crate) struct Fields<'a> {
+    t: EventType,
+    base: EventBase<'a>,
+    /// The type-specific string fields, by id from [`first_field`].
+    s: [Option<Str<'a>>; SLOTS],
+    /// `snapshot` of `STATE_SNAPSHOT`, `delta` of `STATE_DELTA`.
+    json: Option<RawJson<'a>>,
+    role: Option<Role>,
+}
+
+impl<'a> Fields<'a> {
+    /// Nothing read yet.
+    #[inline(always)]
+    pub(crate) fn new() -> Fields<'a> {
+        Fields {
+            t: EventType::RunStarted,
+            base: EventBase::default(),
+            s: Default::default(),
+            json: None,
+            role: None,
+        }
+    }
+}
+
+/// Reads `input` as one event of the common shape into `out`, or gives up (`false`): see the
+/// module documentation. `false` says nothing about the input's validity. On `true` every
+/// required field of `out.t` is there, and [`build`] makes the event.
+#[inline(always)]
+pub(crate) fn read<'a>(
+    input: &'a [u8],
+    arena: &'a Bump,
+    opts: &ParseOptions,
+    out: &mut Fields<'a>,
+) -> bool {
+    read_fields(input, arena, opts, out).is_some() && complete(out)
+}
+
+fn read_fields<'a>(
+    input: &'a [u8],
+    arena: &'a Bump,
+    opts: &ParseOptions,
+    out: &mut Fields<'a>,
+) -> Option<()> {
+    // (The general parser checks the size first and counts the object as one level.)
+    if input.len() > opts.max_input_bytes || opts.max_depth == 0 {
+        return None;
+    }
+    let mut p = Parser::new(input, arena, opts);
+    p.cur.skip_ws();
+    if p.cur.peek() != Some(b'{') {
+        return None;
+    }
+    p.cur.pos += 1;
+    p.depth = 1;
+    if next_key(&mut p)? != "type" {
+        return None;
+    }
+    let name = string(&mut p)?;
+    if name.escaped {
+        return None;
+    }
+    let t = EventType::from_name(name.raw)?;
+    let first = first_field(t)?;
+    out.t = t;
+    // `type` is field 0; each field must come after the last one.
+    let mut last = 0;
+    loop {
+        p.cur.skip_ws();
+        match p.cur.peek() {
+            Some(b',') => p.cur.pos += 1,
+            Some(b'}') => {
+                p.cur.pos += 1;
+                break;
+            }
+            _ => return None,
+        }
+        let f = fields::field(next_key(&mut p)?.as_bytes())?;
+        let id = fields::id(t, f)?;
+        if id <= last {
+            return None;
+        }
+        last = id;
+        // As `Parser::event_field` reads each field of these types.
+        match f {
+            F::Timestamp => out.base.timestamp = p.timestamp().ok()?,
+            F::RawEvent => out.base.raw_event = p.opt_any("rawEvent").ok()?,
+            F::Metadata => out.base.metadata = p.metadata(false).ok()?,
+            F::Role => {
+                let (allowed, expected) = roles(t);
+                out.role = p.role_in(allowed, expected).ok()?;
+            }
+            F::Snapshot => out.json = Some(p.raw().ok()?),
+            F::Delta if t == EventType::StateDelta => out.json = Some(p.json_patch("delta").ok()?),
+            F::SubagentRunId
+            | F::ThreadId
+            | F::RunId
+            | F::ProtocolVersion
+            | F::ParentRunId
+            | F::Message
+            | F::Code
+            | F::StepName
+            | F::MessageId
+            | F::Name
+            | F::Delta
+            | F::ToolCallId
+            | F::ToolCallName
+            | F::ParentMessageId => {
+                // A string, never `null` (whose reading depends on the field and options).
+                let v = string(&mut p)?;
+                let v = Str::from_validated(v.raw, v.escaped);
+                if f == F::SubagentRunId {
+                    out.base.subagent_run_id = Some(v);
+                } else {
+                    *out.s.get_mut(id.checked_sub(first)?)? = Some(v);
+                }
+            }
+            _ => return None,
+        }
+    }
+    if p.cur.pos != input.len() {
+        p.cur.skip_ws();
+    }
+    (p.cur.pos == input.len()).then_some(())
+}
+
+/// A string value (the cursor at it), or `None` for anything else or an error.
+#[inline(always)]
+fn string<'a>(p: &mut Parser<'a, '_>) -> Option<StrToken<'a>> {
+    if p.cur.peek() != Some(b'"') {
+        return None;
+    }
+    match p.cur.short_string() {
+        Some(s) => Some(s),
+        None => p.cur.string().ok(),
+    }
+}
+
+/// Whether the required fields of `f.t` are all there.
+#[inline(always)]
+fn complete(f: &Fields<'_>) -> bool {
+    use EventType as T;
+    let [a, b, ..] = &f.s;
+    match f.t {
+        T::RunStarted | T::RunFinished | T::ToolCallStart => a.is_some() && b.is_some(),
+        T::TextMessageContent | T::ToolCallArgs | T::ReasoningMessageContent => {
+            a.is_some() && b.is_some()
+        }
+        T::RunError
+        | T::StepStarted
+        | T::StepFinished
+        | T::TextMessageStart
+        | T::TextMessageEnd
+        | T::ToolCallEnd
+        | T::ReasoningStart
+        | T::ReasoningMessageStart
+        | T::ReasoningMessageEnd
+        | T::ReasoningEnd => a.is_some(),
+        T::StateSnapshot | T::StateDelta => f.json.is_some(),
+        T::TextMessageChunk | T::ToolCallChunk | T::ReasoningMessageChunk => true,
+        _ => false,
+    }
+}
+
+/// A key and its colon, the cursor then at the value: `None` for anything but a plain key.
+#[inline(always)]
+fn next_key<'a>(p: &mut Parser<'a, '_>) -> Option<&'a str> {
+    p.cur.skip_ws();
+    let key = string(p)?;
+    if key.escaped {
+        return None;
+    }
+    p.cur.skip_ws();
+    if p.cur.peek() != Some(b':') {
+        return None;
+    }
+    p.cur.pos += 1;
+    p.cur.skip_ws();
+    Some(key.raw)
+}
+
+/// The event from the fields [`read`] found, as `parse::build` makes it. (A required field
+/// is always there after `read`; the defaults below are never used.)
+#[inline(always)]
+pub(crate) fn build(f: Fields<'_>) -> Event<'_> {
+    use EventType as T;
+    let Fields {
+        t,
+        base,
+        s,
+        json,
+        role,
+    } = f;
+    let [a, b, c, d] = s;
+    let json = || json.unwrap_or_else(|| RawJson::from_validated("null", JsonKind::Null, true));
+    match t {
+        T::RunStarted => Event::RunStarted(RunStartedEvent {
+            base,
+            thread_id: a.unwrap_or_default(),
+            run_id: b.unwrap_or_default(),
+            protocol_version: c,
+            parent_run_id: d,
+            input: None,
+        }),
+        T::RunFinished => Event::RunFinished(RunFinishedEvent {
+            base,
+            thread_id: a.unwrap_or_default(),
+            run_id: b.unwrap_or_default(),
+            result: None,
+            outcome: None,
+            usage: None,
+        }),
+        T::RunError => Event::RunError(RunErrorEvent {
+            base,
+            message: a.unwrap_or_default(),
+            code: b,
+            usage: None,
+        }),
+        T::StepStarted => Event::StepStarted(StepStartedEvent {
+            base,
+            step_name: a.unwrap_or_default(),
+        }),
+        T::StepFinished => Event::StepFinished(StepFinishedEvent {
+            base,
+            step_name: a.unwrap_or_default(),
+        }),
+        T::TextMessageStart => Event::TextMessageStart(TextMessageStartEvent {
+            base,
+            message_id: a.unwrap_or_default(),
+            role,
+            name: c,
+        }),
+        T::TextMessageContent => Event::TextMessageContent(TextMessageContentEvent {
+            base,
+            message_id: a.unwrap_or_default(),
+            delta: b.unwrap_or_default(),
+        }),
+        T::TextMessageEnd => Event::TextMessageEnd(TextMessageEndEvent {
+            base,
+            message_id: a.unwrap_or_default(),
+        }),
+        T::TextMessageChunk => Event::TextMessageChunk(TextMessageChunkEvent {
+            base,
+            message_id: a,
+            role,
+            delta: c,
+            name: d,
+        }),
+        T::ToolCallStart => Event::ToolCallStart(ToolCallStartEvent {
+            base,
+            tool_call_id: a.unwrap_or_default(),
+            tool_call_name: b.unwrap_or_default(),
+            parent_message_id: c,
+        }),
+        T::ToolCallArgs => Event::ToolCallArgs(ToolCallArgsEvent {
+            base,
+            tool_call_id: a.unwrap_or_default(),
+            delta: b.unwrap_or_default(),
+        }),
+        T::ToolCallEnd => Event::ToolCallEnd(ToolCallEndEvent {
+            base,
+            tool_call_id: a.unwrap_or_default(),
+        }),
+        T::ToolCallChunk => Event::ToolCallChunk(ToolCallChunkEvent {
+            base,
+            tool_call_id: a,
+            tool_call_name: b,
+            parent_message_id: c,
+            delta: d,
+        }),
+        T::StateSnapshot => Event::StateSnapshot(StateSnapshotEvent {
+            base,
+            snapshot: json(),
+        }),
+        T::StateDelta => Event::StateDelta(StateDeltaEvent {
+            base,
+            delta: json(),
+        }),
+        T::ReasoningStart => Event::ReasoningStart(ReasoningStartEvent {
+            base,
+            message_id: a.unwrap_or_default(),
+        }),
+        T::ReasoningMessageStart => Event::ReasoningMessageStart(ReasoningMessageStartEvent {
+            base,
+            message_id: a.unwrap_or_default(),
+            role,
+        }),
+        T::ReasoningMessageContent => {
+            Event::ReasoningMessageContent(ReasoningMessageContentEvent {
+                base,
+                message_id: a.unwrap_or_default(),
+                delta: b.unwrap_or_default(),
+            })
+        }
+        T::ReasoningMessageEnd => Event::ReasoningMessageEnd(ReasoningMessageEndEvent {
+            base,
+            message_id: a.unwrap_or_default(),
+        }),
+        T::ReasoningMessageChunk => Event::ReasoningMessageChunk(ReasoningMessageChunkEvent {
+            base,
+            message_id: a,
+            delta: b,
+        }),
+        // `REASONING_END` (and the types `read` does not cover, which it never hands out).
+        _ => Event::ReasoningEnd(ReasoningEndEvent {
+            base,
+            message_id: a.unwrap_or_default(),
+        }),
+    }
+}
