@@ -53,12 +53,19 @@ fn first_field(t: EventType) -> Option<usize> {
     }
 }
 
+/// A string field as read: its raw text and whether it holds escapes (made a [`Str`] only
+/// when the event is built, so that nothing here needs dropping).
+type Tok<'a> = Option<(&'a str, bool)>;
+
 /// The fields of an event the fast path read, before the event is built.
 pub(crate) struct Fields<'a> {
     t: EventType,
-    base: EventBase<'a>,
+    timestamp: Option<i64>,
+    raw_event: Option<RawJson<'a>>,
+    metadata: Option<RawJson<'a>>,
+    subagent_run_id: Tok<'a>,
     /// The type-specific string fields, by id from [`first_field`].
-    s: [Option<Str<'a>>; SLOTS],
+    s: [Tok<'a>; SLOTS],
     /// `snapshot` of `STATE_SNAPSHOT`, `delta` of `STATE_DELTA`.
     json: Option<RawJson<'a>>,
     role: Option<Role>,
@@ -70,8 +77,11 @@ impl<'a> Fields<'a> {
     pub(crate) fn new() -> Fields<'a> {
         Fields {
             t: EventType::RunStarted,
-            base: EventBase::default(),
-            s: Default::default(),
+            timestamp: None,
+            raw_event: None,
+            metadata: None,
+            subagent_run_id: None,
+            s: [None; SLOTS],
             json: None,
             role: None,
         }
@@ -91,6 +101,7 @@ pub(crate) fn read<'a>(
     read_fields(input, arena, opts, out).is_some() && complete(out)
 }
 
+#[inline(always)]
 fn read_fields<'a>(
     input: &'a [u8],
     arena: &'a Bump,
@@ -138,9 +149,9 @@ fn read_fields<'a>(
         last = id;
         // As `Parser::event_field` reads each field of these types.
         match f {
-            F::Timestamp => out.base.timestamp = p.timestamp().ok()?,
-            F::RawEvent => out.base.raw_event = p.opt_any("rawEvent").ok()?,
-            F::Metadata => out.base.metadata = p.metadata(false).ok()?,
+            F::Timestamp => out.timestamp = p.timestamp().ok()?,
+            F::RawEvent => out.raw_event = p.opt_any("rawEvent").ok()?,
+            F::Metadata => out.metadata = p.metadata(false).ok()?,
             F::Role => {
                 let (allowed, expected) = roles(t);
                 out.role = p.role_in(allowed, expected).ok()?;
@@ -163,11 +174,11 @@ fn read_fields<'a>(
             | F::ParentMessageId => {
                 // A string, never `null` (whose reading depends on the field and options).
                 let v = string(&mut p)?;
-                let v = Str::from_validated(v.raw, v.escaped);
+                let v = Some((v.raw, v.escaped));
                 if f == F::SubagentRunId {
-                    out.base.subagent_run_id = Some(v);
+                    out.subagent_run_id = v;
                 } else {
-                    *out.s.get_mut(id.checked_sub(first)?)? = Some(v);
+                    *out.s.get_mut(id.checked_sub(first)?)? = v;
                 }
             }
             _ => return None,
@@ -237,91 +248,103 @@ fn next_key<'a>(p: &mut Parser<'a, '_>) -> Option<&'a str> {
 /// The event from the fields [`read`] found, as `parse::build` makes it. (A required field
 /// is always there after `read`; the defaults below are never used.)
 #[inline(always)]
-pub(crate) fn build(f: Fields<'_>) -> Event<'_> {
+pub(crate) fn build<'a>(f: Fields<'a>) -> Event<'a> {
     use EventType as T;
     let Fields {
         t,
-        base,
+        timestamp,
+        raw_event,
+        metadata,
+        subagent_run_id,
         s,
         json,
         role,
     } = f;
+    let opt = |t: Tok<'a>| t.map(|(raw, escaped)| Str::from_validated(raw, escaped));
+    let base = EventBase {
+        timestamp,
+        raw_event,
+        metadata,
+        subagent_run_id: opt(subagent_run_id),
+        extra: Default::default(),
+    };
     let [a, b, c, d] = s;
+    let req = |t: Tok<'a>| opt(t).unwrap_or_default();
     let json = || json.unwrap_or_else(|| RawJson::from_validated("null", JsonKind::Null, true));
     match t {
         T::RunStarted => Event::RunStarted(RunStartedEvent {
             base,
-            thread_id: a.unwrap_or_default(),
-            run_id: b.unwrap_or_default(),
-            protocol_version: c,
-            parent_run_id: d,
+            thread_id: req(a),
+            run_id: req(b),
+            protocol_version: opt(c),
+            parent_run_id: opt(d),
             input: None,
         }),
         T::RunFinished => Event::RunFinished(RunFinishedEvent {
             base,
-            thread_id: a.unwrap_or_default(),
-            run_id: b.unwrap_or_default(),
+            thread_id: req(a),
+            run_id: req(b),
             result: None,
             outcome: None,
             usage: None,
         }),
         T::RunError => Event::RunError(RunErrorEvent {
             base,
-            message: a.unwrap_or_default(),
-            code: b,
+            message: req(a),
+            code: opt(b),
             usage: None,
         }),
         T::StepStarted => Event::StepStarted(StepStartedEvent {
             base,
-            step_name: a.unwrap_or_default(),
+            step_name: req(a),
         }),
         T::StepFinished => Event::StepFinished(StepFinishedEvent {
             base,
-            step_name: a.unwrap_or_default(),
+            step_name: req(a),
         }),
         T::TextMessageStart => Event::TextMessageStart(TextMessageStartEvent {
             base,
-            message_id: a.unwrap_or_default(),
+            message_id: req(a),
             role,
-            name: c,
+            name: opt(c),
         }),
         T::TextMessageContent => Event::TextMessageContent(TextMessageContentEvent {
             base,
-            message_id: a.unwrap_or_default(),
-            delta: b.unwrap_or_default(),
+            message_id: req(a),
+            delta: req(b),
         }),
         T::TextMessageEnd => Event::TextMessageEnd(TextMessageEndEvent {
             base,
-            message_id: a.unwrap_or_default(),
+            message_id: req(a),
         }),
         T::TextMessageChunk => Event::TextMessageChunk(TextMessageChunkEvent {
             base,
-            message_id: a,
+            message_id: opt(a),
             role,
-            delta: c,
-            name: d,
+            delta: opt(c),
+            name: opt(d),
         }),
         T::ToolCallStart => Event::ToolCallStart(ToolCallStartEvent {
             base,
-            tool_call_id: a.unwrap_or_default(),
-            tool_call_name: b.unwrap_or_default(),
-            parent_message_id: c,
+            tool_call_id: req(a),
+            tool_call_name: req(b),
+            parent_message_id: opt(c),
         }),
         T::ToolCallArgs => Event::ToolCallArgs(ToolCallArgsEvent {
             base,
-            tool_call_id: a.unwrap_or_default(),
-            delta: b.unwrap_or_default(),
+            tool_call_id: req(a),
+            delta: req(b),
         }),
         T::ToolCallEnd => Event::ToolCallEnd(ToolCallEndEvent {
             base,
-            tool_call_id: a.unwrap_or_default(),
+            tool_call_id: req(a),
         }),
         T::ToolCallChunk => Event::ToolCallChunk(ToolCallChunkEvent {
             base,
-            tool_call_id: a,
-            tool_call_name: b,
-            parent_message_id: c,
-            delta: d,
+            tool_call_id: opt(a),
+            tool_call_name: opt(b),
+            parent_message_id: opt(c),
+            delta: opt(d),
         }),
         T::StateSnapshot => Event::StateSnapshot(StateSnapshotEvent {
             base,
@@ -333,33 +356,33 @@ pub(crate) fn build(f: Fields<'_>) -> Event<'_> {
         }),
         T::ReasoningStart => Event::ReasoningStart(ReasoningStartEvent {
             base,
-            message_id: a.unwrap_or_default(),
+            message_id: req(a),
         }),
         T::ReasoningMessageStart => Event::ReasoningMessageStart(ReasoningMessageStartEvent {
             base,
-            message_id: a.unwrap_or_default(),
+            message_id: req(a),
             role,
         }),
         T::ReasoningMessageContent => {
             Event::ReasoningMessageContent(ReasoningMessageContentEvent {
                 base,
-                message_id: a.unwrap_or_default(),
-                delta: b.unwrap_or_default(),
+                message_id: req(a),
+                delta: req(b),
             })
         }
         T::ReasoningMessageEnd => Event::ReasoningMessageEnd(ReasoningMessageEndEvent {
             base,
-            message_id: a.unwrap_or_default(),
+            message_id: req(a),
         }),
         T::ReasoningMessageChunk => Event::ReasoningMessageChunk(ReasoningMessageChunkEvent {
             base,
-            message_id: a,
-            delta: b,
+            message_id: opt(a),
+            delta: opt(b),
         }),
         // `REASONING_END` (and the types `read` does not cover, which it never hands out).
         _ => Event::ReasoningEnd(ReasoningEndEvent {
             base,
-            message_id: a.unwrap_or_default(),
+            message_id: req(a),
         }),
     }
 }
