@@ -19,7 +19,7 @@ use super::parse::roles;
 use super::*;
 use crate::model::{JsonKind, RawJson, Role, Str};
 use crate::parser::{ParseOptions, Parser};
-use crate::scanner::StrToken;
+use crate::scanner::{StrToken, simd};
 
 /// The most type-specific fields a covered event type has (`TOOL_CALL_CHUNK`,
 /// `TEXT_MESSAGE_CHUNK`: four; `RUN_STARTED`'s fifth, `input`, is not covered).
@@ -119,7 +119,7 @@ fn read_fields<'a>(
     }
     p.cur.pos += 1;
     p.depth = 1;
-    if next_key(&mut p)? != "type" {
+    if next_key(&mut p)? != b"type" {
         return None;
     }
     let name = string(&mut p)?;
@@ -141,7 +141,7 @@ fn read_fields<'a>(
             }
             _ => return None,
         }
-        let f = fields::field(next_key(&mut p)?.as_bytes())?;
+        let f = fields::field(next_key(&mut p)?)?;
         let id = fields::id(t, f)?;
         if id <= last {
             return None;
@@ -228,21 +228,35 @@ fn complete(f: &Fields<'_>) -> bool {
     }
 }
 
-/// A key and its colon, the cursor then at the value: `None` for anything but a plain key.
+/// A key and its colon, the cursor then at the value: the key's bytes when it is a plain key
+/// that ends within 16 bytes (every field name of a covered type does), `None` for anything
+/// else. The bytes are only compared with field names, so they need no UTF-8 check: a key
+/// with other bytes names no field, and the general parser then reads it.
 #[inline(always)]
-fn next_key<'a>(p: &mut Parser<'a, '_>) -> Option<&'a str> {
+fn next_key<'a>(p: &mut Parser<'a, '_>) -> Option<&'a [u8]> {
     p.cur.skip_ws();
-    let key = string(p)?;
-    if key.escaped {
+    if p.cur.peek() != Some(b'"') {
         return None;
     }
+    let bytes = p.cur.bytes;
+    let start = p.cur.pos + 1;
+    let (special, _, _) = simd::window16(bytes, start)?;
+    if special == 0 {
+        return None;
+    }
+    let end = start + special.trailing_zeros() as usize;
+    if bytes.get(end) != Some(&b'"') {
+        return None;
+    }
+    let key = bytes.get(start..end)?;
+    p.cur.pos = end + 1;
     p.cur.skip_ws();
     if p.cur.peek() != Some(b':') {
         return None;
     }
     p.cur.pos += 1;
     p.cur.skip_ws();
-    Some(key.raw)
+    Some(key)
 }
 
 /// The event from the fields [`read`] found, as `parse::build` makes it. (A required field
