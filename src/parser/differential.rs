@@ -8,9 +8,9 @@ use super::ParseOptions;
 
 /// Runs every string kernel this CPU has (AVX2, SSE2, the dispatching entry points) and the
 /// portable scalar one at byte `at` of `bytes`, and says where they disagree: the end of the
-/// plain run found from `at`, and the masks of special and non-ASCII bytes of the 64-byte
-/// block at `at`. (A vector kernel may report non-ASCII bytes just past the run; missing
-/// one is an error.)
+/// plain run found from `at`, the masks of special and non-ASCII bytes of the 64-byte block
+/// at `at`, and the first line end (`\n` or `\r`) from `at`, which the SSE decoder looks for.
+/// (A vector kernel may report non-ASCII bytes just past the run; missing one is an error.)
 ///
 /// ```
 /// use agui_wire::parser::differential::string_kernels_agree;

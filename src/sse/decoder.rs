@@ -467,8 +467,8 @@ impl SseDecoder {
         if !rest.starts_with(b"data:") {
             return None;
         }
-        let len = memchr2(b'\n', b'\r', rest)?;
-        match self.lone_data_frame(chunk, start, start + len, pos)? {
+        let end = crate::scanner::simd::find_line_end(chunk, start)?;
+        match self.lone_data_frame(chunk, start, end, pos)? {
             Out::Frame(desc) => Some(desc),
             _ => None,
         }
