@@ -435,7 +435,19 @@ impl<'a> Parser<'a, '_> {
         const OPS: [&str; 6] = ["add", "remove", "replace", "move", "copy", "test"];
         let (mut op, mut path, mut from, mut value) = (None, false, false, false);
         while let Some(key) = self.next_key(&mut obj)? {
-            match self.known(&mut obj, FIELDS, &key)? {
+            // `known`, with the four names matched at once.
+            let id = match (key.escaped, key.raw) {
+                (true, _) => FIELDS.iter().position(|f| Self::key_is(&key, f)),
+                (false, "op") => Some(0),
+                (false, "path") => Some(1),
+                (false, "from") => Some(2),
+                (false, "value") => Some(3),
+                (false, _) => None,
+            };
+            if let Some(id) = id {
+                self.known_at(&mut obj, FIELDS, id, &key)?;
+            }
+            match id {
                 Some(0) => {
                     let at = self.cur.pos;
                     let s = self.string("op")?;
