@@ -5,12 +5,15 @@
 //!   the line (integral numbers compared by value: `1.0` is written `1`), that parses to an
 //!   equal event, and that writes to the same bytes again;
 //! - the lenient parse accepts whatever the strict one does, with the same event;
-//! - errors point inside the line, with the path of their offset.
+//! - errors point inside the line, with the path of their offset;
+//! - the fast path of `Event::parse_with` reads what the general parser reads, wherever it
+//!   reads anything (`event_paths_agree`).
 //!
 //! The events that parse are applied in order to a `Reducer`, which must not panic and whose
 //! messages and state must stay valid JSON.
 #![no_main]
 
+use agui_wire::parser::differential::event_paths_agree;
 use agui_wire::reducer::Reducer;
 use agui_wire::{Bump, Event, ParseOptions, WriteJson};
 use agui_wire_fuzz::drive::check_error;
@@ -37,6 +40,9 @@ fuzz_target!(|data: &[u8]| {
     let arena = Bump::new();
     let mut parsed = Vec::new();
     for line in data.split(|&b| b == b'\n') {
+        if let Err(e) = event_paths_agree(line) {
+            panic!("fast and general event parsers disagree: {e}");
+        }
         let strict = Event::parse_with(line, &arena, &ParseOptions::default());
         let lenient = Event::parse_with(line, &arena, &ParseOptions::lenient());
         match (&strict, &lenient) {

@@ -1,13 +1,16 @@
 //! The fast paths against their scalar twins, on the same bytes: every vector string kernel
 //! (AVX2, SSE2, the dispatching entry points, the 16-byte short-string look) against the
 //! portable scalar one at every position of the input (every 13th past the first 512
-//! bytes); unescaping by runs against
-//! the byte-at-a-time unescaper; and `RawJson::to_serde_value` (built iteratively) against
-//! serde_json wherever serde_json reads the text (it stops at 128 levels; we go to 512). The
-//! whole parses run too, so their paths are covered.
+//! bytes), and the short-string look of one-shot parsing against the general string scanner
+//! there; unescaping by runs against the byte-at-a-time unescaper; and
+//! `RawJson::to_serde_value` (built iteratively) against serde_json wherever serde_json reads
+//! the text (it stops at 128 levels; we go to 512). The whole parses run too, so their paths
+//! are covered.
 #![no_main]
 
-use agui_wire::parser::differential::{string_kernels_agree, unescape_fast, unescape_scalar};
+use agui_wire::parser::differential::{
+    short_string_agrees, string_kernels_agree, unescape_fast, unescape_scalar,
+};
 use agui_wire::{Bump, Event, RawJson, RunAgentInput};
 use libfuzzer_sys::fuzz_target;
 
@@ -16,6 +19,9 @@ fuzz_target!(|data: &[u8]| {
     for at in positions.chain([data.len()]) {
         if let Err(e) = string_kernels_agree(data, at) {
             panic!("kernels disagree: {e}");
+        }
+        if let Err(e) = short_string_agrees(data, at) {
+            panic!("short-string look and string scanner disagree: {e}");
         }
     }
     let arena = Bump::new();

@@ -91,7 +91,7 @@ const NAMES: [(&str, F); 38] = [
 ];
 
 /// The field a key names (the key as written, without escapes), if any event has it.
-#[inline]
+#[inline(always)]
 pub(super) fn field(key: &[u8]) -> Option<F> {
     // One switch on the length, then whole-key compares of that length only (the compiler
     // turns each into a few word compares).

@@ -45,6 +45,7 @@
 //!   `SUBAGENT_*` events.
 
 mod event_type;
+pub(crate) mod fast;
 mod fields;
 mod model;
 mod outcome;

@@ -56,6 +56,20 @@ impl<'a> Event<'a> {
         arena: &'a Bump,
         options: &ParseOptions,
     ) -> Result<Event<'a>, Error> {
+        // The common events in one pass; anything else (errors included) the general way.
+        let mut fields = super::fast::Fields::new();
+        if super::fast::read(input, arena, options, &mut fields) {
+            return Ok(super::fast::build(fields));
+        }
+        Self::parse_general(input, arena, options)
+    }
+
+    /// [`Event::parse_with`] without its fast path (the reference it is compared with).
+    pub(crate) fn parse_general(
+        input: &'a [u8],
+        arena: &'a Bump,
+        options: &ParseOptions,
+    ) -> Result<Event<'a>, Error> {
         // The fields are gathered into `parts` and the event is built last, straight into the
         // returned `Result`: the (large) `Event` is never moved through the parser's results.
         //
@@ -144,6 +158,18 @@ struct Parts<'a> {
     description: Option<Str<'a>>,
     parent_subagent_run_id: Option<Str<'a>>,
     parent_tool_call_id: Option<Str<'a>>,
+}
+
+/// The roles the `role` of an event of type `t` may take, and how an error names them.
+pub(super) fn roles(t: EventType) -> (&'static [Role], &'static str) {
+    match t {
+        EventType::ToolCallResult => (&[Role::Tool], "tool"),
+        EventType::ReasoningMessageStart => (&[Role::Reasoning], "reasoning"),
+        _ => (
+            &[Role::Developer, Role::System, Role::Assistant, Role::User],
+            "developer, system, assistant, user",
+        ),
+    }
 }
 
 fn variant_error(
@@ -268,14 +294,8 @@ impl<'a> Parser<'a, '_> {
             F::MessageId if chunk => b.message_id = self.opt_string("messageId")?,
             F::MessageId => set(&mut b.message_id, self.string("messageId")?),
             F::Role => {
-                b.role = match t {
-                    T::ToolCallResult => self.role_in(&[Role::Tool], "tool")?,
-                    T::ReasoningMessageStart => self.role_in(&[Role::Reasoning], "reasoning")?,
-                    _ => self.role_in(
-                        &[Role::Developer, Role::System, Role::Assistant, Role::User],
-                        "developer, system, assistant, user",
-                    )?,
-                }
+                let (allowed, expected) = roles(t);
+                b.role = self.role_in(allowed, expected)?;
             }
             F::Name if matches!(t, T::Custom | T::SubagentStarted) => {
                 set(&mut b.name, self.string("name")?)
@@ -328,7 +348,7 @@ impl<'a> Parser<'a, '_> {
 
     /// `timestamp`: an integer within ±(2^53 − 1). Any integral spelling counts (`1.0`, `1e3`,
     /// `-0`), as in both SDKs (JSON.parse reads `1.0` as 1); `1.5` is not an integer.
-    fn timestamp(&mut self) -> RawResult<Option<i64>> {
+    pub(super) fn timestamp(&mut self) -> RawResult<Option<i64>> {
         if self.null_as_absent("timestamp")? {
             return Ok(None);
         }
@@ -372,7 +392,11 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// An optional `role` limited to `allowed`.
-    fn role_in(&mut self, allowed: &[Role], expected: &'static str) -> RawResult<Option<Role>> {
+    pub(super) fn role_in(
+        &mut self,
+        allowed: &[Role],
+        expected: &'static str,
+    ) -> RawResult<Option<Role>> {
         if self.null_as_absent("role")? {
             return Ok(None);
         }
@@ -411,7 +435,19 @@ impl<'a> Parser<'a, '_> {
         const OPS: [&str; 6] = ["add", "remove", "replace", "move", "copy", "test"];
         let (mut op, mut path, mut from, mut value) = (None, false, false, false);
         while let Some(key) = self.next_key(&mut obj)? {
-            match self.known(&mut obj, FIELDS, &key)? {
+            // `known`, with the four names matched at once.
+            let id = match (key.escaped, key.raw) {
+                (true, _) => FIELDS.iter().position(|f| Self::key_is(&key, f)),
+                (false, "op") => Some(0),
+                (false, "path") => Some(1),
+                (false, "from") => Some(2),
+                (false, "value") => Some(3),
+                (false, _) => None,
+            };
+            if let Some(id) = id {
+                self.known_at(&mut obj, FIELDS, id, &key)?;
+            }
+            match id {
                 Some(0) => {
                     let at = self.cur.pos;
                     let s = self.string("op")?;

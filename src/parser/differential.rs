@@ -1,14 +1,16 @@
-//! Hooks for the differential fuzz target `fast_vs_scalar` (`fuzz/fuzz_targets`): the fast
-//! paths and their scalar twins, reachable from outside the crate. (A run-time switch to the
+//! Hooks for the differential fuzz targets (`fast_vs_scalar`, `events` in `fuzz/fuzz_targets`):
+//! the fast paths and their scalar twins or general paths, reachable from outside the crate. (A run-time switch to the
 //! scalar kernel for whole parses was tried and dropped: it cost 4% of the instructions of
 //! a chat parse, by callgrind.) Hidden from the docs and
 //! not part of the API: they may change or go away in any release.
 
+use super::ParseOptions;
+
 /// Runs every string kernel this CPU has (AVX2, SSE2, the dispatching entry points) and the
 /// portable scalar one at byte `at` of `bytes`, and says where they disagree: the end of the
-/// plain run found from `at`, and the masks of special and non-ASCII bytes of the 64-byte
-/// block at `at`. (A vector kernel may report non-ASCII bytes just past the run; missing
-/// one is an error.)
+/// plain run found from `at`, the masks of special and non-ASCII bytes of the 64-byte block
+/// at `at`, and the first line end (`\n` or `\r`) from `at`, which the SSE decoder looks for.
+/// (A vector kernel may report non-ASCII bytes just past the run; missing one is an error.)
 ///
 /// ```
 /// use agui_wire::parser::differential::string_kernels_agree;
@@ -38,4 +40,87 @@ pub fn unescape_fast(raw: &str) -> String {
 /// ```
 pub fn unescape_scalar(raw: &str) -> String {
     crate::model::unescape_scalar(raw)
+}
+
+/// Runs [`Event::parse_with`](crate::Event::parse_with)'s fast path and the general parser on
+/// `input`, with the default and the lenient options, and says where they disagree: when the
+/// fast path reads an event, the general parser must read the same one (equal, same debug
+/// form, same written JSON). Returns whether the fast path read it (with the default options).
+///
+/// ```
+/// use agui_wire::parser::differential::event_paths_agree;
+/// assert_eq!(event_paths_agree(br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"hi"}"#), Ok(true));
+/// assert_eq!(event_paths_agree(br#"{"messageId":"m","type":"TEXT_MESSAGE_CONTENT","delta":"hi"}"#), Ok(false));
+/// ```
+pub fn event_paths_agree(input: &[u8]) -> Result<bool, String> {
+    use crate::WriteJson;
+    use crate::events::fast;
+    let arena = bumpalo::Bump::new();
+    let mut read = false;
+    for (k, opts) in [ParseOptions::default(), ParseOptions::lenient()]
+        .iter()
+        .enumerate()
+    {
+        let mut fields = fast::Fields::new();
+        if !fast::read(input, &arena, opts, &mut fields) {
+            continue;
+        }
+        read |= k == 0;
+        let quick = fast::build(fields);
+        let general = crate::Event::parse_general(input, &arena, opts)
+            .map_err(|e| format!("the fast path reads {quick:?}, the general parser fails: {e}"))?;
+        if quick != general || format!("{quick:?}") != format!("{general:?}") {
+            return Err(format!("fast {quick:?}, general {general:?}"));
+        }
+        if quick.to_json_vec() != general.to_json_vec() {
+            return Err(format!("written differently: {quick:?}"));
+        }
+    }
+    Ok(read)
+}
+
+/// Runs the scanner's short-string look and its general string scanner on the string whose
+/// opening quote is at `at`: when the short look reads it, the general scanner must read the
+/// same token and stop at the same place. Returns whether the short look read it.
+///
+/// ```
+/// use agui_wire::parser::differential::short_string_agrees;
+/// assert_eq!(short_string_agrees(br#""a \"quoted\" word", "#, 0), Ok(true));
+/// // Left to the general scanner: a `\u` escape, an input shorter than the 16-byte look.
+/// assert_eq!(short_string_agrees(br#""\u00e9 is e with an accent""#, 0), Ok(false));
+/// assert_eq!(short_string_agrees(br#""short""#, 0), Ok(false));
+/// ```
+pub fn short_string_agrees(bytes: &[u8], at: usize) -> Result<bool, String> {
+    use crate::scanner::Cursor;
+    if bytes.get(at) != Some(&b'"') {
+        return Ok(false);
+    }
+    let mut short = Cursor::new(bytes);
+    short.pos = at;
+    let Some(s) = short.short_string() else {
+        if short.pos != at {
+            return Err(format!(
+                "the short look moved the cursor at {at} and gave up"
+            ));
+        }
+        return Ok(false);
+    };
+    let mut general = Cursor::new(bytes);
+    general.pos = at;
+    match general.string() {
+        Ok(g)
+            if (g.raw, g.start, g.escaped, general.pos)
+                == (s.raw, s.start, s.escaped, short.pos) =>
+        {
+            Ok(true)
+        }
+        Ok(g) => Err(format!(
+            "at {at}: short ({:?}, {}, {}) to {}, general ({:?}, {}, {}) to {}",
+            s.raw, s.start, s.escaped, short.pos, g.raw, g.start, g.escaped, general.pos
+        )),
+        Err(e) => Err(format!(
+            "at {at}: short reads {:?}, general fails: {e:?}",
+            s.raw
+        )),
+    }
 }

@@ -275,6 +275,60 @@ impl<'a> Cursor<'a> {
         })
     }
 
+    /// [`Cursor::string`] for a string that ends within 64 bytes of its opening quote (at the
+    /// current position), in up to four 16-byte looks that step over the two-byte escapes.
+    /// `None`, the cursor unmoved, for any other string (longer, with a `\u` escape, a control
+    /// byte, invalid UTF-8, cut by the input's end): the caller then runs [`Cursor::string`],
+    /// which reads it or reports the error. One-shot parsing only (no resume slots).
+    #[inline(always)]
+    pub(crate) fn short_string(&mut self) -> Option<StrToken<'a>> {
+        debug_assert!(self.resume.is_none());
+        let quote = self.pos;
+        let start = quote + 1;
+        let bytes = self.bytes;
+        let (mut pos, mut escaped, mut non_ascii) = (start, false, false);
+        for _ in 0..4 {
+            let (special, high, n) = simd::window16(bytes, pos)?;
+            if special == 0 {
+                if n < 16 {
+                    return None;
+                }
+                non_ascii |= high != 0;
+                pos += 16;
+                continue;
+            }
+            let k = special.trailing_zeros();
+            let at = pos + k as usize;
+            non_ascii |= high & ((1u32 << k) - 1) != 0;
+            match bytes.get(at)? {
+                b'"' => {
+                    let text = bytes.get(start..at)?;
+                    // (For 64 bytes or fewer std's check is the quicker one.)
+                    if non_ascii && std::str::from_utf8(text).is_err() {
+                        return None;
+                    }
+                    self.pos = at + 1;
+                    return Some(StrToken {
+                        raw: self.text(start, at),
+                        start: quote,
+                        escaped,
+                    });
+                }
+                b'\\'
+                    if matches!(
+                        bytes.get(at + 1),
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
+                    ) =>
+                {
+                    escaped = true;
+                    pos = at + 2;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// Remembers how far the string at `quote` was scanned when the bytes ran out.
     #[cold]
     fn suspend_string(

@@ -449,6 +449,31 @@ impl SseDecoder {
         None
     }
 
+    /// The common case without the line machine: at a frame boundary, a frame that is one
+    /// `data:` line directly followed by a blank line, both in `chunk[*pos..]`. The very step
+    /// `advance` would take there (its first `line_step`, which ends in `lone_data_frame`), minus
+    /// the layers; `None`, with nothing changed but a reset `advance` would also make, leaves
+    /// the bytes to `advance`.
+    #[inline]
+    pub(super) fn quick_frame(&mut self, chunk: &[u8], pos: &mut usize) -> Option<FrameDesc> {
+        if self.dispatched {
+            self.reset_frame();
+        }
+        if !self.bom_done || self.skip_lf || self.line != Line::Start || self.frame_started {
+            return None;
+        }
+        let start = *pos;
+        let rest = chunk.get(start..)?;
+        if !rest.starts_with(b"data:") {
+            return None;
+        }
+        let end = crate::scanner::simd::find_line_end(chunk, start)?;
+        match self.lone_data_frame(chunk, start, end, pos)? {
+            Out::Frame(desc) => Some(desc),
+            _ => None,
+        }
+    }
+
     /// Called once `chunk` is fully decoded: keeps what a pending frame borrows from it.
     pub(super) fn end_chunk(&mut self, chunk: &[u8]) {
         if self.dispatched {
@@ -624,6 +649,7 @@ impl SseDecoder {
     /// directly followed by a blank line, both in the chunk. Dispatches it without touching the
     /// frame state (which is clean at a frame start); `None` leaves everything to the general
     /// path.
+    #[inline]
     fn lone_data_frame(
         &mut self,
         chunk: &[u8],
@@ -953,6 +979,11 @@ impl SseFeed<'_, '_> {
     /// ```
     #[allow(clippy::should_implement_trait)] // a lending iterator cannot implement `Iterator`
     pub fn next(&mut self) -> Option<Result<SseFrame<'_>, SseError>> {
+        if !self.done
+            && let Some(desc) = self.decoder.quick_frame(self.chunk, &mut self.pos)
+        {
+            return Some(Ok(self.decoder.frame(desc, self.chunk)));
+        }
         loop {
             match self.advance()? {
                 Out::Frame(desc) => return Some(Ok(self.decoder.frame(desc, self.chunk))),

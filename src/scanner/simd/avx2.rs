@@ -132,3 +132,38 @@ pub(crate) unsafe fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
         (_mm256_movemask_epi8(a) as u32 as u64) | ((_mm256_movemask_epi8(b) as u32 as u64) << 32);
     (mask, high)
 }
+
+/// See [`super::find_line_end`].
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn find_line_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let len = bytes.len();
+    let mut i = from;
+    let ptr = bytes.as_ptr();
+    let lf = _mm256_set1_epi8(b'\n' as i8);
+    let cr = _mm256_set1_epi8(b'\r' as i8);
+    let ends = |v: __m256i| {
+        _mm256_movemask_epi8(_mm256_or_si256(
+            _mm256_cmpeq_epi8(v, lf),
+            _mm256_cmpeq_epi8(v, cr),
+        )) as u32
+    };
+    while i + 32 <= len {
+        // SAFETY: `i + 32 <= len`, so the load lies inside `bytes`; unaligned loads are allowed.
+        let m = ends(unsafe { _mm256_loadu_si256(ptr.add(i) as *const __m256i) });
+        if m != 0 {
+            return Some(i + m.trailing_zeros() as usize);
+        }
+        i += 32;
+    }
+    if i < len && len >= 32 {
+        // The input's last 32 bytes, those before `i` already known to hold no line end.
+        let base = len - 32;
+        // SAFETY: `base + 32 == len`.
+        let m = ends(unsafe { _mm256_loadu_si256(ptr.add(base) as *const __m256i) }) >> (i - base);
+        return (m != 0).then(|| i + m.trailing_zeros() as usize);
+    }
+    super::scalar::find_line_end(bytes, i)
+}

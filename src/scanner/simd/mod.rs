@@ -167,6 +167,25 @@ pub(crate) fn mask16(chunk: &[u8; 16]) -> (u32, u32) {
     }
 }
 
+/// The masks of [`mask16`] for the 16 bytes at `at` (bit 0 is `at`), and how many of them
+/// lie in the input: 16, or fewer near its end, where the input's last 16 bytes are read and
+/// the masks shifted down (zeros come in, so nothing past the input is flagged). `None` when
+/// the input is shorter than 16 bytes or `at` is at or past its end.
+#[inline(always)]
+pub(crate) fn window16(bytes: &[u8], at: usize) -> Option<(u32, u32, usize)> {
+    let len = bytes.len();
+    let (base, shift) = if at + 16 <= len {
+        (at, 0)
+    } else if len >= 16 && at < len {
+        (len - 16, at - (len - 16))
+    } else {
+        return None;
+    };
+    let chunk: &[u8; 16] = bytes.get(base..base + 16)?.try_into().ok()?;
+    let (special, high) = mask16(chunk);
+    Some((special >> shift, high >> shift, 16 - shift))
+}
+
 /// The end of a short string (a key, an id) whose text starts at `at`, found with one
 /// 16-byte look: if the first special byte in `bytes[at..at + 16]` is a quote, its offset and
 /// whether a byte >= 0x80 comes before it. `None` when that first special byte is a
@@ -221,6 +240,28 @@ pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
     }
 }
 
+/// The first line end (a `\n` or a `\r`) at or after `from`, for the SSE decoder: AVX2 when
+/// the CPU has it (one compare per 32 bytes, no call: the ~100-byte line of an event costs a
+/// third of what `memchr2` spends on its dispatch and set-up), `memchr2` otherwise. The
+/// scalar twin is [`scalar::find_line_end`]; the tests compare them.
+#[inline(always)]
+pub(crate) fn find_line_end(bytes: &[u8], from: usize) -> Option<usize> {
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    if level() == 2 {
+        // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`.
+        return unsafe { avx2::find_line_end(bytes, from) };
+    }
+    #[cfg(not(any(miri, agui_wire_force_scalar)))]
+    {
+        let rest = bytes.get(from..)?;
+        memchr::memchr2(b'\n', b'\r', rest).map(|k| from + k)
+    }
+    #[cfg(any(miri, agui_wire_force_scalar))]
+    {
+        scalar::find_line_end(bytes, from)
+    }
+}
+
 /// Every kernel against the scalar one at `at` (see
 /// [`crate::parser::differential::string_kernels_agree`]).
 pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
@@ -259,6 +300,23 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
                 "mask16 at {from}: {:?}, scalar {:?}",
                 mask16(chunk),
                 scalar::mask16(chunk)
+            ));
+        }
+    }
+    let want_end = scalar::find_line_end(bytes, from);
+    let got_end = find_line_end(bytes, from);
+    if got_end != want_end {
+        return Err(format!(
+            "find_line_end from {from}: {got_end:?}, scalar {want_end:?}"
+        ));
+    }
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 support was just checked.
+        let avx = unsafe { avx2::find_line_end(bytes, from) };
+        if avx != want_end {
+            return Err(format!(
+                "avx2 find_line_end from {from}: {avx:?}, scalar {want_end:?}"
             ));
         }
     }
@@ -456,6 +514,33 @@ mod tests {
                                 let chunk: &[u8; 16] = chunk.try_into().unwrap();
                                 assert_eq!(mask16(chunk), scalar::mask16(chunk));
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The line-end search (dispatch and AVX2) against the byte loop, at every start of
+    /// inputs around the vector width, with a CR or LF anywhere or nowhere.
+    #[test]
+    fn line_ends() {
+        for len in [0, 1, 7, 31, 32, 33, 63, 64, 65, 100] {
+            for pos in (0..len).map(Some).chain([None]) {
+                for end in [b'\n', b'\r'] {
+                    let mut v: Vec<u8> = (0..len).map(|k| b'a' + (k % 26) as u8).collect();
+                    if let Some(p) = pos {
+                        v[p] = end;
+                    }
+                    for from in 0..=len + 1 {
+                        let want = v
+                            .get(from..)
+                            .and_then(|r| r.iter().position(|&b| b == b'\n' || b == b'\r'))
+                            .map(|k| from + k);
+                        assert_eq!(scalar::find_line_end(&v, from), want, "{v:?} from {from}");
+                        assert_eq!(super::kernels_agree(&v, from.min(len)), Ok(()));
+                        if from <= len {
+                            assert_eq!(find_line_end(&v, from), want, "{v:?} from {from}");
                         }
                     }
                 }

@@ -100,3 +100,12 @@ pub(crate) fn mask16(chunk: &[u8; 16]) -> (u32, u32) {
     }
     (mask, high)
 }
+
+/// See [`super::find_line_end`]: the portable version, and the reference the tests hold the
+/// others to.
+pub(crate) fn find_line_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    rest.iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|k| from + k)
+}

@@ -1,0 +1,262 @@
+//! `Event::parse`'s fast path (common events in one pass) against the general parser: on the
+//! events it reads it must read exactly what the general parser reads, and everything else
+//! must be left to the general parser (which then gives the event or the error). Also the
+//! scanner's short-string look against its general string scanner.
+
+use agui_wire::parser::differential::{event_paths_agree, short_string_agrees};
+use agui_wire::{Bump, Event, ParseOptions};
+use proptest::prelude::*;
+
+fn agree(input: &[u8]) -> bool {
+    event_paths_agree(input)
+        .unwrap_or_else(|e| panic!("{e}\ninput: {}", String::from_utf8_lossy(input)))
+}
+
+/// The common events, as both SDKs write them: the fast path takes them.
+#[test]
+fn common_events_take_the_fast_path() {
+    for ev in [
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi \"there\" café 🚀\n"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
+        r#"{"type":"TEXT_MESSAGE_CHUNK","messageId":"m1","role":"user","delta":"x","name":"n"}"#,
+        r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":"m1"}"#,
+        r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"city\":\"Z\u00fcrich\"}"}"#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
+        r#"{"type":"TOOL_CALL_CHUNK","toolCallId":"c1","toolCallName":"f","parentMessageId":"m","delta":"{"}"#,
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":[1,2,{"b":null}]}}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a/-","value":3}]}"#,
+        r#"{"type":"STEP_STARTED","timestamp":1767312000000,"stepName":"plan"}"#,
+        r#"{"type":"STEP_FINISHED","stepName":"plan"}"#,
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","parentRunId":"p"}"#,
+        r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"#,
+        r#"{"type":"RUN_ERROR","message":"boom","code":"E1"}"#,
+        r#"{"type":"REASONING_START","messageId":"r1"}"#,
+        r#"{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"}"#,
+        r#"{"type":"REASONING_MESSAGE_CONTENT","messageId":"r1","delta":"hmm"}"#,
+        r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#,
+        r#"{"type":"REASONING_MESSAGE_CHUNK","messageId":"r1","delta":"h"}"#,
+        r#"{"type":"REASONING_END","messageId":"r1"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","timestamp":1,"rawEvent":{"x":1},"metadata":{},"subagentRunId":"s","messageId":"m"}"#,
+        // Python's `json.dumps` spacing.
+        r#" { "type" : "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "a" } "#,
+        // A delta past the short-string look (64 bytes).
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"0123456789012345678901234567890123456789012345678901234567890123456789"}"#,
+    ] {
+        assert!(agree(ev.as_bytes()), "not taken: {ev}");
+    }
+}
+
+/// Shapes the fast path leaves to the general parser, which gives the event or the error.
+#[test]
+fn other_shapes_go_the_general_way() {
+    for ev in [
+        // `type` not first, fields out of order, a duplicate, an unknown field, an escaped key.
+        r#"{"messageId":"m1","type":"TEXT_MESSAGE_END"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","delta":"a","messageId":"m1"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1","messageId":"m2"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1","x-trace":"t"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","message\u0049d":"m1"}"#,
+        r#"{"type":"TEXT_MESSAGE_\u0045ND","messageId":"m1"}"#,
+        // `null`, missing required fields, wrong types, bad roles.
+        r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":null}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":7}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"tool"}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"jump","path":"/a"}]}"#,
+        r#"{"type":"STEP_STARTED","timestamp":1.5,"stepName":"plan"}"#,
+        r#"{"type":"STEP_STARTED","timestamp":null,"stepName":"plan"}"#,
+        // Bad JSON: strings, trailing bytes, a BOM, a cut.
+        "{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\x01\"}",
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}x"#,
+        "\u{feff}{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}",
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1""#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1",}"#,
+        // Types the fast path does not cover.
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"72F"}"#,
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","input":{"threadId":"t","runId":"r","messages":[]}}"#,
+        r#"{"type":"CUSTOM","name":"n","value":1}"#,
+        r#"{"type":"THINKING_START"}"#,
+    ] {
+        assert!(!agree(ev.as_bytes()), "taken: {ev}");
+    }
+    // With `null_as_absent` the general parser reads what the strict one rejects; the fast
+    // path still leaves `null` to it.
+    let arena = Bump::new();
+    let lenient = br#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":null}"#;
+    assert!(Event::parse_with(lenient, &arena, &ParseOptions::lenient()).is_ok());
+}
+
+/// The errors are the general parser's, offset and path included.
+#[test]
+fn errors_are_unchanged() {
+    let arena = Bump::new();
+    let err = Event::parse(
+        br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"a","delta":"b"}"#,
+        &arena,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "duplicate field `delta` at delta (byte 60)"
+    );
+    let err = Event::parse(
+        br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1"}"#,
+        &arena,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "missing required field `delta` at the document root (byte 0)"
+    );
+    let opts = ParseOptions {
+        max_input_bytes: 10,
+        ..ParseOptions::default()
+    };
+    let body = br#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#;
+    assert!(Event::parse_with(body, &arena, &opts).is_err());
+    let opts = ParseOptions {
+        max_depth: 0,
+        ..ParseOptions::default()
+    };
+    assert!(Event::parse_with(body, &arena, &opts).is_err());
+}
+
+/// Pieces of events: keys of every kind, values of every kind.
+fn piece() -> impl Strategy<Value = String> {
+    let key = prop_oneof![
+        Just("type"),
+        Just("messageId"),
+        Just("delta"),
+        Just("role"),
+        Just("name"),
+        Just("toolCallId"),
+        Just("toolCallName"),
+        Just("parentMessageId"),
+        Just("timestamp"),
+        Just("rawEvent"),
+        Just("metadata"),
+        Just("subagentRunId"),
+        Just("stepName"),
+        Just("threadId"),
+        Just("runId"),
+        Just("message"),
+        Just("code"),
+        Just("snapshot"),
+        Just("input"),
+        Just("x"),
+    ];
+    let value = prop_oneof![
+        4 => "[a-z\"\\\\/\u{e9}\u{1F680} \t\n]{0,80}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+        1 => Just(r#""\ud83d\ude80""#.to_string()),
+        1 => Just(r#""\ud83d""#.to_string()),
+        1 => Just("\"a\\x\"".to_string()),
+        1 => Just("\"a\u{1}\"".to_string()),
+        1 => Just("null".to_string()),
+        1 => Just("12".to_string()),
+        1 => Just("1.0".to_string()),
+        1 => Just("{\"a\":[1,{}]}".to_string()),
+        1 => Just("[{\"op\":\"remove\",\"path\":\"/a\"}]".to_string()),
+        1 => Just("\"assistant\"".to_string()),
+        1 => Just("\"reasoning\"".to_string()),
+    ];
+    let ws = prop_oneof![4 => Just(""), 1 => Just(" "), 1 => Just("\n")];
+    (key, value, ws).prop_map(|(k, v, ws)| format!("{ws}\"{k}\"{ws}:{ws}{v}"))
+}
+
+fn type_name() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        Just("TEXT_MESSAGE_START"),
+        Just("TEXT_MESSAGE_CONTENT"),
+        Just("TEXT_MESSAGE_END"),
+        Just("TEXT_MESSAGE_CHUNK"),
+        Just("TOOL_CALL_START"),
+        Just("TOOL_CALL_ARGS"),
+        Just("TOOL_CALL_END"),
+        Just("TOOL_CALL_CHUNK"),
+        Just("STATE_SNAPSHOT"),
+        Just("STATE_DELTA"),
+        Just("STEP_STARTED"),
+        Just("RUN_STARTED"),
+        Just("RUN_FINISHED"),
+        Just("RUN_ERROR"),
+        Just("REASONING_MESSAGE_START"),
+        Just("REASONING_MESSAGE_CHUNK"),
+        Just("TOOL_CALL_RESULT"),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Random events (mostly of the fast path's shape, often not quite): the two paths agree.
+    #[test]
+    fn fast_and_general_agree(
+        t in type_name(),
+        pieces in proptest::collection::vec(piece(), 0..5),
+        cut in proptest::option::of(0usize..400),
+    ) {
+        let mut s = format!(r#"{{"type":"{t}""#);
+        for p in &pieces {
+            s.push(',');
+            s.push_str(p);
+        }
+        s.push('}');
+        let mut bytes = s.into_bytes();
+        if let Some(c) = cut {
+            bytes.truncate(c);
+        }
+        event_paths_agree(&bytes).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
+    }
+
+    /// Strings of every shape: where the short look reads one, the general scanner reads the
+    /// same, and the short look is taken for short plain strings.
+    #[test]
+    fn short_strings_agree(
+        body in proptest::collection::vec(prop_oneof![
+            8 => Just(b'a'), 1 => Just(b'"'), 1 => Just(b'\\'), 1 => Just(b'n'), 1 => Just(b'u'),
+            1 => Just(0x01u8), 1 => Just(0xC3u8), 1 => Just(0xA9u8), 1 => Just(0xFFu8),
+        ], 0..100),
+    ) {
+        let mut bytes = vec![b'"'];
+        bytes.extend_from_slice(&body);
+        for at in 0..bytes.len() {
+            short_string_agrees(&bytes, at).map_err(TestCaseError::fail)?;
+        }
+    }
+}
+
+/// The short look reads the strings it is meant for (so the tests above compare something).
+#[test]
+fn short_look_is_taken() {
+    // (The look reads 16 bytes: inputs shorter than that go the general way.)
+    for s in [
+        &br#""""#[..],
+        br#""messageId":"#,
+        br#""a\"b\\c\nd" "#,
+        "\"caf\u{e9} \u{1F680}\"".as_bytes(),
+        br#""0123456789012345678901234567890123456789012345678901234567890""#,
+    ] {
+        let padded = [s, &[b' '; 16][..]].concat();
+        assert_eq!(
+            short_string_agrees(&padded, 0),
+            Ok(true),
+            "{}",
+            String::from_utf8_lossy(s)
+        );
+    }
+    for s in [
+        &br#""\u00e9""#[..],
+        b"\"a\x01\"",
+        b"\"\xC3\"",
+        br#""unterminated"#,
+        br#""01234567890123456789012345678901234567890123456789012345678901234567890""#,
+    ] {
+        assert_eq!(
+            short_string_agrees(s, 0),
+            Ok(false),
+            "{}",
+            String::from_utf8_lossy(s)
+        );
+    }
+}
