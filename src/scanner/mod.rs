@@ -8,12 +8,17 @@
 //! Nothing here recurses: nested values are walked with an explicit bit stack whose depth is
 //! bounded by the caller's limit, so a million nested arrays cost a clear error, not a crash.
 
+pub(crate) mod index;
 pub(crate) mod resume;
 pub(crate) mod simd;
 
 use crate::error::{ErrorKind, RawError, RawResult};
 use crate::model::JsonKind;
 use resume::{LONG_TOKEN, Resume, SkipSlot, Step, Stopped, StrSlot};
+
+/// Containers are validated with the structural index ([`index`]) when at least this many
+/// bytes of input are left from their start (below, the byte-by-byte walk is as fast).
+pub(crate) const INDEX_MIN: usize = 128;
 
 /// A string token found by the scanner: the bytes between the quotes.
 #[derive(Debug, Clone, Copy)]
@@ -457,6 +462,47 @@ impl<'a> Cursor<'a> {
         if let Some(kind) = self.scalar()? {
             return Ok(kind);
         }
+        // One-shot parsing of a container with enough input left to pay for the index: the
+        // indexed walk, and on any doubt the byte-by-byte validator below from the start, so
+        // that errors are exactly its errors.
+        if self.resume.is_none()
+            && self.bytes.len() - start >= INDEX_MIN
+            && let Some(kernel) = index::Kernel::fast()
+        {
+            if let Some(kind) = self.skip_indexed(kernel, depth, max_depth) {
+                return Ok(kind);
+            }
+            self.pos = start;
+            self.ws = ws_start;
+        }
+        self.skip_fresh_container(start, ws_start, depth, max_depth)
+    }
+
+    /// [`Cursor::skip_value`] without the index: the byte-by-byte validator (the reference the
+    /// differential tests compare the indexed walk with).
+    pub(crate) fn skip_value_bytewise(
+        &mut self,
+        depth: usize,
+        max_depth: usize,
+    ) -> RawResult<JsonKind> {
+        debug_assert!(self.resume.is_none());
+        self.skip_ws();
+        let start = self.pos;
+        let ws_start = self.ws;
+        if let Some(kind) = self.scalar()? {
+            return Ok(kind);
+        }
+        self.skip_fresh_container(start, ws_start, depth, max_depth)
+    }
+
+    /// The validator's loop over the container at the cursor, from its opening bracket.
+    fn skip_fresh_container(
+        &mut self,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        max_depth: usize,
+    ) -> RawResult<JsonKind> {
         let kind = if self.peek() == Some(b'{') {
             JsonKind::Object
         } else {
