@@ -392,7 +392,7 @@ mod tests {
                 3 => out.push_str("\\ud83d\\ude00"),
                 4 => out.push('é'),
                 5 => out.push_str("\\n"),
-                6 => out.push_str("𝄞"),
+                6 => out.push('𝄞'),
                 _ => out.push((b'a' + r.below(26) as u8) as char),
             }
         }
