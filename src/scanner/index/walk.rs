@@ -18,7 +18,7 @@
 
 use super::{BLOCK, Carry, Kernel};
 use crate::model::JsonKind;
-use crate::scanner::Cursor;
+use crate::scanner::{BitStack, Cursor};
 
 // Token classes (by first byte).
 const BAD: u8 = 0;
@@ -104,35 +104,60 @@ const NEXT: [u8; 256] = {
     t
 };
 
-/// The open containers, one bit each (1 = object): the innermost 64 in a register, the
-/// rest in a list that grows only past 64 levels (and never past the depth limit).
-struct Stack {
-    bits: u64,
-    len: usize,
-    spill: smallvec::SmallVec<[u64; 4]>,
-}
+// What the walk does at a token besides changing state (the low byte of a `STEP` entry), as
+// bits, so that each is one test (no jump table).
+const GO: u8 = 0;
+const FAIL: u8 = 1;
+const PUSH: u8 = 2;
+const POP: u8 = 4;
+const SCALAR: u8 = 8;
+/// With `PUSH`: the container is an object; with `SCALAR`: a number (else a literal).
+const FLAG: u8 = 16;
 
-impl Stack {
-    #[inline(always)]
-    fn push(&mut self, object: bool) {
-        if self.len != 0 && self.len.is_multiple_of(64) {
-            self.spill.push(self.bits);
-            self.bits = 0;
+/// `NEXT` and `CLASS` folded into one lookup by state and byte: entry
+/// `STEP[row | byte]` holds the next state's row (`state / 16 << 8`, the high byte) and the
+/// action (the low byte). Most tokens (quotes, colons, commas) need no action, so the walk
+/// branches once for them.
+const STEP: [u16; 4096] = {
+    let mut t = [FAIL as u16; 4096];
+    let mut s = 1;
+    while s < 16 {
+        let mut b = 0;
+        while b < 256 {
+            let class = CLASS[b];
+            let next = if s <= 8 {
+                NEXT[s * 16 + class as usize]
+            } else {
+                ERR
+            };
+            t[s << 8 | b] = if next == ERR {
+                FAIL as u16
+            } else {
+                // After a closing bracket the walk takes the state from the stack.
+                let next = if class == CLOSE_OBJECT || class == CLOSE_ARRAY {
+                    0
+                } else {
+                    row(next) as u16
+                };
+                next | match class {
+                    OPEN_OBJECT => PUSH | FLAG,
+                    OPEN_ARRAY => PUSH,
+                    CLOSE_OBJECT | CLOSE_ARRAY => POP,
+                    NUMBER => SCALAR | FLAG,
+                    LITERAL => SCALAR,
+                    _ => GO,
+                } as u16
+            };
+            b += 1;
         }
-        self.bits = (self.bits << 1) | object as u64;
-        self.len += 1;
+        s += 1;
     }
+    t
+};
 
-    /// Closes the innermost container; whether the one around it is an object.
-    #[inline(always)]
-    fn pop(&mut self) -> bool {
-        self.len -= 1;
-        self.bits >>= 1;
-        if self.len != 0 && self.len.is_multiple_of(64) {
-            self.bits = self.spill.pop().unwrap_or(0);
-        }
-        self.bits & 1 == 1
-    }
+/// The `STEP` row of a state.
+const fn row(state: u8) -> usize {
+    (state as usize) << 4
 }
 
 /// Whether a number or a literal may end before `b` (the next token, whitespace, or the end).
@@ -180,16 +205,26 @@ fn number_run(bytes: &[u8], base: usize, digit: u64, i: usize, end: usize) -> bo
 }
 
 /// Whether the bytes `base + i .. base + end` (`i <= end < 64`, `digit` the digits of the 64
-/// bytes at `base`) are a number (`class` NUMBER) or a literal.
+/// bytes at `base`) are a number (`number`) or a literal.
 #[inline(always)]
-fn scalar_run(bytes: &[u8], base: usize, digit: u64, class: u8, i: usize, end: usize) -> bool {
-    if class == NUMBER {
-        number_run(bytes, base, digit, i, end)
-    } else {
-        matches!(
-            bytes.get(base + i..base + end),
-            Some(b"true" | b"false" | b"null")
-        )
+fn scalar_run(bytes: &[u8], base: usize, digit: u64, number: bool, i: usize, end: usize) -> bool {
+    if number {
+        return number_run(bytes, base, digit, i, end);
+    }
+    // Four bytes compared as one word, and the fifth of `false`.
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    };
+    let at = base + i;
+    match end - i {
+        4 => {
+            let w = word(at);
+            w == u32::from_le_bytes(*b"true") || w == u32::from_le_bytes(*b"null")
+        }
+        5 => word(at) == u32::from_le_bytes(*b"fals") && bytes.get(at + 4) == Some(&b'e'),
+        _ => false,
     }
 }
 
@@ -233,13 +268,17 @@ impl Cursor<'_> {
             _ => return None,
         };
         let mut carry = Carry::default();
-        let mut stack = Stack {
-            bits: 0,
-            len: 0,
-            spill: smallvec::SmallVec::new(),
-        };
+        // The open containers, one bit each (1 = object): the innermost 64 in `bits`, the
+        // outer ones in `spill` (touched only past 64 levels, never past the depth limit).
+        let mut bits = 0u64;
+        let mut open = 0usize;
+        let mut spill = BitStack::new();
+        // How many containers may be open inside this value; from `rare` open ones on, an
+        // opening bracket takes the careful path (the depth limit, or the spill).
+        let room = max_depth.saturating_sub(depth);
+        let rare = room.min(64);
         // A value, but not `]`: the first token is the opening bracket.
-        let mut state = ARRAY_VALUE;
+        let mut state = row(ARRAY_VALUE);
         let mut ws = 0usize;
         let mut first_high = usize::MAX;
         // The end of the last `\u` escape checked (a surrogate pair covers the next one).
@@ -251,64 +290,82 @@ impl Cursor<'_> {
             // The block's bytes that belong to the value; `end` once the last bracket is seen.
             let mut limit = u64::MAX;
             let mut end = None;
+            // The grammar: one table lookup per token, and the stack moved by selects, so
+            // that the only branches taken are the rare ones.
             while tokens != 0 {
                 let i = tokens.trailing_zeros() as usize;
                 tokens &= tokens - 1;
                 let at = base + i;
-                let c = *bytes.get(at)?;
-                let class = CLASS[c as usize];
-                state = NEXT[(state | class) as usize];
-                if state == ERR {
-                    return None;
-                }
-                if class < OPEN_OBJECT {
+                debug_assert!(at < bytes.len());
+                // SAFETY: a token is a quote, a structural byte or the first byte of a scalar
+                // run, and every bit of a block past the end of `bytes` is a padding space
+                // (whitespace: none of the three), so `at < bytes.len()`.
+                let c = unsafe { *bytes.get_unchecked(at) };
+                let step = STEP[(state | c as usize) & 0xfff];
+                state = (step & 0x0f00) as usize;
+                if step & 0xff == GO as u16 {
                     continue;
                 }
-                match class {
-                    OPEN_OBJECT | OPEN_ARRAY => {
-                        if depth + stack.len + 1 > max_depth {
+                if step & PUSH as u16 != 0 {
+                    if open >= rare {
+                        if open >= room {
                             return None;
                         }
-                        stack.push(class == OPEN_OBJECT);
+                        if open >= 64 {
+                            // Past 64 levels: the bit pushed out of the register.
+                            spill.push(bits >> 63 == 1);
+                        }
                     }
-                    CLOSE_OBJECT | CLOSE_ARRAY => {
-                        let in_object = stack.pop();
-                        if stack.len == 0 {
+                    bits = (bits << 1) | (step >> 4) as u64 & 1;
+                    open += 1;
+                } else if step & POP as u16 != 0 {
+                    open -= 1;
+                    bits >>= 1;
+                    if open.wrapping_sub(1) >= 63 {
+                        if open == 0 {
                             limit = u64::MAX >> (63 - i);
                             end = Some(at + 1);
                             break;
                         }
-                        state = if in_object { OBJECT_AFTER } else { ARRAY_AFTER };
+                        // Past 64 levels: the bit back into the register.
+                        bits |= (spill.top() as u64) << 63;
+                        spill.pop();
                     }
-                    _ => {
-                        // A number or a literal: the run of bytes it starts must be one.
-                        let run_end = (!block.scalar & (u64::MAX << i)).trailing_zeros() as usize;
-                        // A run that crosses into the next block: the 64 bytes from its start
-                        // (no string can begin inside a run, so the raw classes say where it
-                        // ends).
-                        let window = if run_end == BLOCK && at + BLOCK <= bytes.len() {
-                            let c = kernel.classify(bytes, at);
-                            ((c.op | c.ws | c.quote).trailing_zeros() as usize, c.digit)
+                    state = if bits & 1 == 1 {
+                        row(OBJECT_AFTER)
+                    } else {
+                        row(ARRAY_AFTER)
+                    };
+                } else if step & SCALAR as u16 != 0 {
+                    // A number or a literal: the run of bytes it starts must be one.
+                    let number = step & FLAG as u16 != 0;
+                    let run_end = (!block.scalar & (u64::MAX << i)).trailing_zeros() as usize;
+                    // A run that crosses into the next block: the 64 bytes from its start (no
+                    // string can begin inside a run, so the raw classes say where it ends).
+                    let window = if run_end == BLOCK && at + BLOCK <= bytes.len() {
+                        let c = kernel.classify(bytes, at);
+                        ((c.op | c.ws | c.quote).trailing_zeros() as usize, c.digit)
+                    } else {
+                        (BLOCK, 0)
+                    };
+                    let ok = if run_end < BLOCK {
+                        scalar_run(bytes, base, block.digit, number, i, run_end)
+                    } else if window.0 < BLOCK {
+                        scalar_run(bytes, at, window.1, number, 0, window.0)
+                    } else {
+                        self.pos = at;
+                        let r = if number {
+                            self.number().is_ok()
                         } else {
-                            (BLOCK, 0)
+                            self.literal().is_ok()
                         };
-                        let ok = if run_end < BLOCK {
-                            scalar_run(bytes, base, block.digit, class, i, run_end)
-                        } else if window.0 < BLOCK {
-                            scalar_run(bytes, at, window.1, class, 0, window.0)
-                        } else {
-                            self.pos = at;
-                            let r = if class == NUMBER {
-                                self.number().is_ok()
-                            } else {
-                                self.literal().is_ok()
-                            };
-                            r && ends_scalar(bytes.get(self.pos))
-                        };
-                        if !ok {
-                            return None;
-                        }
+                        r && ends_scalar(bytes.get(self.pos))
+                    };
+                    if !ok {
+                        return None;
                     }
+                } else {
+                    return None;
                 }
             }
             // What the block's strings hold (only the part inside the value).
