@@ -131,3 +131,39 @@ pub(crate) unsafe fn prefix_xor(x: u64) -> u64 {
     let product = _mm_clmulepi64_si128(_mm_set_epi64x(0, x as i64), _mm_set1_epi8(-1), 0);
     _mm_cvtsi128_si64(product) as u64
 }
+
+/// See [`super::Kernel::window`]: the 32 bytes at `at`.
+///
+/// # Safety
+/// The CPU must support AVX2, and `at + 32 <= bytes.len()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) unsafe fn window(bytes: &[u8], at: usize) -> (u64, u64) {
+    debug_assert!(at + 32 <= bytes.len());
+    // SAFETY: the caller guarantees `at + 32 <= bytes.len()`; unaligned loads are allowed.
+    let v = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(at) as *const __m256i) };
+    // SAFETY: both tables are 16 bytes, read unaligned into each 128-bit half.
+    let (low, high) = unsafe {
+        (
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(LOW.as_ptr() as *const __m128i)),
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(HIGH.as_ptr() as *const __m128i)),
+        )
+    };
+    let nibble = _mm256_set1_epi8(0x0f);
+    let zero = _mm256_setzero_si256();
+    let lo = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble));
+    let hi = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+    let class = _mm256_and_si256(lo, hi);
+    let mask = |v: __m256i| -> u64 { _mm256_movemask_epi8(v) as u32 as u64 };
+    let in_class = |bits: u8| {
+        !mask(_mm256_cmpeq_epi8(
+            _mm256_and_si256(class, _mm256_set1_epi8(bits as i8)),
+            zero,
+        )) & 0xffff_ffff
+    };
+    let quote = mask(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8)));
+    (
+        quote | in_class(WS_BITS | OP_BITS) | 1 << 32,
+        in_class(DIGIT),
+    )
+}

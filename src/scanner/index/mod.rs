@@ -30,6 +30,9 @@ pub(crate) mod avx2;
 /// Bytes per block.
 pub(crate) const BLOCK: usize = 64;
 
+/// Bytes of the look at a number or literal that crosses a block edge.
+pub(crate) const WINDOW: usize = 32;
+
 /// The classes of the bytes of one block, without context: bit `k` is byte `k`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Classes {
@@ -226,6 +229,30 @@ impl Kernel {
         }
     }
 
+    /// Where a scalar run starting at `at` may end, for a run that crosses a block edge: the
+    /// masks of the 32 bytes from `at` that end a run (quotes, whitespace, structural bytes;
+    /// no string can begin inside a run, so no context is needed) with bit 32 set as a
+    /// sentinel, and of their digits. `None` when fewer than 32 bytes are left.
+    #[inline(always)]
+    pub(crate) fn window(self, bytes: &[u8], at: usize) -> Option<(u64, u64)> {
+        if at + WINDOW > bytes.len() {
+            return None;
+        }
+        match self {
+            #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+            Kernel::Avx2 => {
+                // SAFETY: `Kernel::Avx2` is only handed out by `fast`, after AVX2 was
+                // detected, and the 32 bytes lie inside `bytes`.
+                Some(unsafe { avx2::window(bytes, at) })
+            }
+            Kernel::Scalar => {
+                let c = scalar::classify(bytes, at);
+                let low = (1u64 << WINDOW) - 1;
+                Some((((c.quote | c.ws | c.op) & low) | 1 << WINDOW, c.digit & low))
+            }
+        }
+    }
+
     /// The block at `at` in context. Past the end of `bytes` the block reads as spaces
     /// (whitespace: no token starts there).
     #[inline(always)]
@@ -377,6 +404,18 @@ mod tests {
             }
         }
         assert_eq!(kernels_agree(bytes), Ok(()));
+    }
+
+    #[test]
+    fn windows_agree() {
+        let doc = b"[-12.5e+3,true ,\"x\":{}]\t\n1234567890123456789012345678901234567890 \xc3\xa9";
+        for at in 0..doc.len() {
+            let want = Kernel::Scalar.window(doc, at);
+            assert_eq!(want.is_some(), at + WINDOW <= doc.len());
+            for k in Kernel::available() {
+                assert_eq!(k.window(doc, at), want, "{k:?} at {at}");
+            }
+        }
     }
 
     #[test]

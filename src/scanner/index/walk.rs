@@ -16,7 +16,7 @@
 //! the error with its kind and offset. Blocks are indexed only as far as the walk gets, so a
 //! small value in a large input costs one block or two.
 
-use super::{BLOCK, Carry, Kernel};
+use super::{BLOCK, Carry, Kernel, WINDOW};
 use crate::model::JsonKind;
 use crate::scanner::{BitStack, Cursor};
 
@@ -340,18 +340,14 @@ impl Cursor<'_> {
                     // A number or a literal: the run of bytes it starts must be one.
                     let number = step & FLAG as u16 != 0;
                     let run_end = (!block.scalar & (u64::MAX << i)).trailing_zeros() as usize;
-                    // A run that crosses into the next block: the 64 bytes from its start (no
-                    // string can begin inside a run, so the raw classes say where it ends).
-                    let window = if run_end == BLOCK && at + BLOCK <= bytes.len() {
-                        let c = kernel.classify(bytes, at);
-                        ((c.op | c.ws | c.quote).trailing_zeros() as usize, c.digit)
-                    } else {
-                        (BLOCK, 0)
-                    };
                     let ok = if run_end < BLOCK {
                         scalar_run(bytes, base, block.digit, number, i, run_end)
-                    } else if window.0 < BLOCK {
-                        scalar_run(bytes, at, window.1, number, 0, window.0)
+                    } else if let Some((ends, digit)) = kernel.window(bytes, at)
+                        // A run that crosses into the next block: the 32 bytes from its start.
+                        && (ends.trailing_zeros() as usize) < WINDOW
+                    {
+                        let end = ends.trailing_zeros() as usize;
+                        scalar_run(bytes, at, digit, number, 0, end)
                     } else {
                         self.pos = at;
                         let r = if number {
