@@ -171,37 +171,32 @@ fn ends_scalar(b: Option<&u8>) -> bool {
 
 /// Whether the bytes `base + i .. base + end` are a JSON number, given `digit`, the mask of
 /// digits of the 64 bytes at `base` (`i <= end < 64`, and the byte at `end` is no digit).
+/// Written without branches (the shapes of numbers in a document are as good as random to a
+/// branch predictor): each part's end is found from the digits mask and every check is
+/// combined with `&` and `|`.
 #[inline(always)]
 fn number_run(bytes: &[u8], base: usize, digit: u64, i: usize, end: usize) -> bool {
     let other = !digit;
     // The end of the digits starting at `k` (`k <= end < 64`; the byte at `end` is no digit).
     let digits_end = |k: usize| k + (other >> k).trailing_zeros() as usize;
-    let at = |k: usize| bytes.get(base + k).copied().unwrap_or(0);
-    let mut k = i + (at(i) == b'-') as usize;
+    // The byte at `base + k`; past the input the last byte is read again, which only happens
+    // at `k >= end`, where the answer does not matter (each use below is guarded by `< end`,
+    // or follows an `e` that is the run's last byte).
+    let last = bytes.len().saturating_sub(1);
+    let at = |k: usize| bytes.get((base + k).min(last)).copied().unwrap_or(0);
+    let k = i + (at(i) == b'-') as usize;
     let int_end = digits_end(k);
-    if int_end == k || (at(k) == b'0' && int_end != k + 1) {
-        return false;
-    }
-    k = int_end;
-    if k < end && at(k) == b'.' {
-        let f = digits_end(k + 1);
-        if f == k + 1 {
-            return false;
-        }
-        k = f;
-    }
-    if k < end && at(k) | 0x20 == b'e' {
-        k += 1;
-        if k < end && matches!(at(k), b'+' | b'-') {
-            k += 1;
-        }
-        let f = digits_end(k);
-        if f == k {
-            return false;
-        }
-        k = f;
-    }
-    k == end
+    let bad_int = (int_end == k) | ((at(k) == b'0') & (int_end != k + 1));
+    let dot = (int_end < end) & (at(int_end) == b'.');
+    let frac = int_end + dot as usize;
+    let frac_end = digits_end(frac);
+    let bad_frac = dot & (frac_end == frac);
+    let e = (frac_end < end) & (at(frac_end) | 0x20 == b'e');
+    let sign = e & matches!(at(frac_end + 1), b'+' | b'-');
+    let exp = frac_end + e as usize + sign as usize;
+    let exp_end = digits_end(exp);
+    let bad_exp = e & (exp_end == exp);
+    !(bad_int | bad_frac | bad_exp) & (exp_end == end)
 }
 
 /// Whether the bytes `base + i .. base + end` (`i <= end < 64`, `digit` the digits of the 64
