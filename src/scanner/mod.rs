@@ -18,7 +18,7 @@ use resume::{LONG_TOKEN, Resume, SkipSlot, Step, Stopped, StrSlot};
 
 /// Containers are validated with the structural index ([`index`]) when at least this many
 /// bytes of input are left from their start, and they are not empty. Measured by callgrind
-/// (`validate_json` of an array of small records, AVX2): a 39-byte array costs 953
+/// (`validate_json` of an array of small records, AVX2, at c0c901e): a 39-byte array costs 953
 /// instructions indexed against 1 556 byte by byte, 115 bytes 2 081 against 3 932, 990 bytes
 /// 13 933 against 30 071; an empty one 543 against 393, hence the check for `{}` and `[]`.
 /// Small inputs (SSE event frames) stay on the byte-by-byte walk.
