@@ -487,9 +487,9 @@ impl<'a> Cursor<'a> {
     }
 
     /// The validator's loop over the container at the cursor, from its opening bracket. With
-    /// `index`, one-shot parsing of a container with enough input left to pay for it takes
-    /// the indexed walk first ([`index`]); on any doubt the byte-by-byte loop runs from the
-    /// start, so that errors are exactly its errors.
+    /// `index`, a container with enough input left to pay for it takes the indexed walk first
+    /// ([`index`]); on any doubt the byte-by-byte loop runs from the start, so that errors
+    /// (and, on a growing buffer, the state kept for the next pass) are exactly its own.
     fn skip_fresh_container(
         &mut self,
         start: usize,
@@ -499,13 +499,17 @@ impl<'a> Cursor<'a> {
         index: bool,
     ) -> RawResult<JsonKind> {
         if index
-            && self.resume.is_none()
             && self.bytes.len() - start >= INDEX_MIN
             && !matches!(self.bytes.get(start + 1), Some(b'}' | b']'))
             && let Some(kernel) = index::Kernel::fast()
         {
+            // On a buffer that is still growing, the walk succeeds only for a value already
+            // wholly in it (it must see the closing bracket), which is then remembered as the
+            // byte-by-byte walk remembers it; a value cut by the end of the buffer is walked
+            // again by the resumable loop below, which keeps its state for the next pass (so
+            // the value is indexed at most once more than it is read: still linear).
             if let Some(kind) = self.skip_indexed(kernel, depth, max_depth) {
-                return Ok(kind);
+                return Ok(self.skip_done(start, ws_start, depth, kind));
             }
             self.pos = start;
             self.ws = ws_start;

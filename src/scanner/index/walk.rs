@@ -343,6 +343,10 @@ impl Cursor<'_> {
                     {
                         let end = ends.trailing_zeros() as usize;
                         scalar_run(bytes, at, digit, number, 0, end)
+                    } else if self.resume.is_some() {
+                        // On a growing buffer the scanner's number keeps state for the next
+                        // pass: leave such a run to the resumable loop.
+                        false
                     } else {
                         self.pos = at;
                         let r = if number {
