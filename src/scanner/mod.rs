@@ -16,14 +16,6 @@ use crate::error::{ErrorKind, RawError, RawResult};
 use crate::model::JsonKind;
 use resume::{LONG_TOKEN, Resume, SkipSlot, Step, Stopped, StrSlot};
 
-/// Containers are validated with the structural index ([`index`]) when at least this many
-/// bytes of input are left from their start, and they are not empty. Measured by callgrind
-/// (`validate_json` of an array of small records, AVX2, at c0c901e): a 39-byte array costs 953
-/// instructions indexed against 1 556 byte by byte, 115 bytes 2 081 against 3 932, 990 bytes
-/// 13 933 against 30 071; an empty one 543 against 393, hence the check for `{}` and `[]`.
-/// Small inputs (SSE event frames) stay on the byte-by-byte walk.
-pub(crate) const INDEX_MIN: usize = 128;
-
 /// A string token found by the scanner: the bytes between the quotes.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct StrToken<'a> {
@@ -469,28 +461,11 @@ impl<'a> Cursor<'a> {
         self.skip_fresh_container(start, ws_start, depth, max_depth, true)
     }
 
-    /// [`Cursor::skip_value`] without the index: the byte-by-byte validator (the reference the
-    /// differential tests compare the indexed walk with).
-    pub(crate) fn skip_value_bytewise(
-        &mut self,
-        depth: usize,
-        max_depth: usize,
-    ) -> RawResult<JsonKind> {
-        debug_assert!(self.resume.is_none());
-        self.skip_ws();
-        let start = self.pos;
-        let ws_start = self.ws;
-        if let Some(kind) = self.scalar()? {
-            return Ok(kind);
-        }
-        self.skip_fresh_container(start, ws_start, depth, max_depth, false)
-    }
-
     /// The validator's loop over the container at the cursor, from its opening bracket. With
     /// `index`, a container with enough input left to pay for it takes the indexed walk first
     /// ([`index`]); on any doubt the byte-by-byte loop runs from the start, so that errors
     /// (and, on a growing buffer, the state kept for the next pass) are exactly its own.
-    fn skip_fresh_container(
+    pub(crate) fn skip_fresh_container(
         &mut self,
         start: usize,
         ws_start: usize,
@@ -499,7 +474,7 @@ impl<'a> Cursor<'a> {
         index: bool,
     ) -> RawResult<JsonKind> {
         if index
-            && self.bytes.len() - start >= INDEX_MIN
+            && self.bytes.len() - start >= index::INDEX_MIN
             && !matches!(self.bytes.get(start + 1), Some(b'}' | b']'))
             && let Some(kernel) = index::Kernel::fast()
         {

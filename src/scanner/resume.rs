@@ -423,7 +423,7 @@ mod tests {
         let deep = format!("{{\"a\":{long},\"b\":[{long}, 1.5e3, \"x\\n\"]}}");
         for doc in [long, deep] {
             let doc = doc.as_bytes();
-            assert!(doc.len() > 2 * crate::scanner::INDEX_MIN);
+            assert!(doc.len() > 2 * crate::scanner::index::INDEX_MIN);
             let mut c = Cursor::new(doc);
             assert!(
                 c.skip_value(0, 8).is_ok(),

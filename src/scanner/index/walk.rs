@@ -4,7 +4,8 @@
 //! Each block is indexed ([`Kernel::block`]) and its tokens visited in order through a small
 //! table-driven grammar automaton with an explicit stack (the depth limit honoured). A number
 //! or a literal is checked at its first byte against the run of bytes it starts (the masks
-//! give the run's end and its digits; a run that crosses into the next block goes through the
+//! give the run's end and its digits; a run that crosses into the next block gets a 32-byte
+//! window of its own, and a longer one, or one at the end of the input, goes through the
 //! scanner's own [`Cursor::number`] and [`Cursor::literal`]). What lies inside strings is
 //! checked in bulk per block: no control byte, every escape valid ([`Cursor::escape`],
 //! two-byte ones inline), and the UTF-8 of the value once at the end, from its first
