@@ -1,5 +1,6 @@
-//! Hooks for the differential fuzz targets (`fast_vs_scalar`, `events` in `fuzz/fuzz_targets`):
-//! the fast paths and their scalar twins or general paths, reachable from outside the crate. (A run-time switch to the
+//! Hooks for the differential fuzz targets (`fast_vs_scalar`, `events`, `skip_index` in
+//! `fuzz/fuzz_targets`): the fast paths and their scalar twins or general paths, reachable
+//! from outside the crate. (A run-time switch to the
 //! scalar kernel for whole parses was tried and dropped: it cost 4% of the instructions of
 //! a chat parse, by callgrind.) Hidden from the docs and
 //! not part of the API: they may change or go away in any release.
@@ -21,6 +22,33 @@ use super::ParseOptions;
 /// ```
 pub fn string_kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
     crate::scanner::simd::kernels_agree(bytes, at)
+}
+
+/// Runs every stage-1 kernel of the structural index this CPU has (AVX2) and the portable one
+/// over `bytes` (64-byte blocks from offset 0, with the state carried across block edges) and
+/// says where their masks differ.
+///
+/// ```
+/// use agui_wire::parser::differential::index_kernels_agree;
+/// index_kernels_agree(br#"{"a":"b\\\"c","d":[1,true]}"#).unwrap();
+/// ```
+pub fn index_kernels_agree(bytes: &[u8]) -> Result<(), String> {
+    crate::scanner::index::kernels_agree(bytes)
+}
+
+/// Validates the JSON value at the start of `bytes` (after whitespace; what follows it is not
+/// looked at) with the byte-by-byte validator, with the validator as parsing runs it (the
+/// structural index for large containers), and with the indexed walk alone on every kernel,
+/// and says where they differ: kind, end, whitespace count, or error kind and offset.
+/// `depth` is the nesting depth of the value's container, `max_depth` the limit.
+///
+/// ```
+/// use agui_wire::parser::differential::skip_paths_agree;
+/// skip_paths_agree(br#" {"a": [1, 2.5, "x\u00e9"], "b": null} tail"#, 0, 128).unwrap();
+/// skip_paths_agree(b"[1, 2,]", 0, 128).unwrap(); // the same error every way
+/// ```
+pub fn skip_paths_agree(bytes: &[u8], depth: usize, max_depth: usize) -> Result<(), String> {
+    crate::scanner::index::skip_paths_agree(bytes, depth, max_depth)
 }
 
 /// Unescapes JSON string content the fast way (runs between backslashes copied whole), as

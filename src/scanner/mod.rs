@@ -8,6 +8,7 @@
 //! Nothing here recurses: nested values are walked with an explicit bit stack whose depth is
 //! bounded by the caller's limit, so a million nested arrays cost a clear error, not a crash.
 
+pub(crate) mod index;
 pub(crate) mod resume;
 pub(crate) mod simd;
 
@@ -510,6 +511,37 @@ impl<'a> Cursor<'a> {
         }
         if let Some(kind) = self.scalar()? {
             return Ok(kind);
+        }
+        self.skip_fresh_container(start, ws_start, depth, max_depth, true)
+    }
+
+    /// The validator's loop over the container at the cursor, from its opening bracket. With
+    /// `index`, a container with enough input left to pay for it takes the indexed walk first
+    /// ([`index`]); on any doubt the byte-by-byte loop runs from the start, so that errors
+    /// (and, on a growing buffer, the state kept for the next pass) are exactly its own.
+    pub(crate) fn skip_fresh_container(
+        &mut self,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        max_depth: usize,
+        index: bool,
+    ) -> RawResult<JsonKind> {
+        if index
+            && self.bytes.len() - start >= index::INDEX_MIN
+            && !matches!(self.bytes.get(start + 1), Some(b'}' | b']'))
+            && let Some(kernel) = index::Kernel::fast()
+        {
+            // On a buffer that is still growing, the walk succeeds only for a value already
+            // wholly in it (it must see the closing bracket), which is then remembered as the
+            // byte-by-byte walk remembers it; a value cut by the end of the buffer is walked
+            // again by the resumable loop below, which keeps its state for the next pass (so
+            // the value is indexed at most once more than it is read: still linear).
+            if let Some(kind) = self.skip_indexed(kernel, depth, max_depth) {
+                return Ok(self.skip_done(start, ws_start, depth, kind));
+            }
+            self.pos = start;
+            self.ws = ws_start;
         }
         let kind = if self.peek() == Some(b'{') {
             JsonKind::Object

@@ -409,6 +409,42 @@ mod tests {
         }
     }
 
+    /// Values long enough for the structural index (which runs on a growing buffer only when
+    /// the whole value is in it), cut everywhere once, in many passes, and damaged.
+    #[test]
+    fn long_values_in_passes() {
+        // (Not the deepest values: `check` allows 8 levels, and the walk should succeed.)
+        let shallow: Vec<&str> = VALUES
+            .iter()
+            .copied()
+            .filter(|v| !v.contains("[[["))
+            .collect();
+        let long = format!("[{}]", shallow.join(","));
+        let deep = format!("{{\"a\":{long},\"b\":[{long}, 1.5e3, \"x\\n\"]}}");
+        for doc in [long, deep] {
+            let doc = doc.as_bytes();
+            assert!(doc.len() > 2 * crate::scanner::index::INDEX_MIN);
+            let mut c = Cursor::new(doc);
+            assert!(
+                c.skip_value(0, 8).is_ok(),
+                "{}",
+                String::from_utf8_lossy(doc)
+            );
+            for cut in 0..=doc.len() {
+                check(doc, &[cut]);
+            }
+            check(doc, &(1..doc.len()).step_by(7).collect::<Vec<_>>());
+            for at in (0..doc.len()).step_by(3) {
+                for byte in [b'"', b'\\', b']', b'x', 0x01, b'7'] {
+                    let mut bad = doc.to_vec();
+                    bad[at] = byte;
+                    check(&bad, &[at, at + 1, doc.len() - 1]);
+                    check(&bad, &[]);
+                }
+            }
+        }
+    }
+
     /// Numbers, valid and not, bare and inside containers (the resumable number scanner
     /// against the one-shot one: verdict, error offset, end).
     #[test]

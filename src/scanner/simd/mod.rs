@@ -135,7 +135,7 @@ fn tail_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
 
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
 #[inline(always)]
-fn level() -> u8 {
+pub(crate) fn level() -> u8 {
     use std::sync::atomic::{AtomicU8, Ordering};
     // 0 = not yet detected, 1 = SSE2, 2 = AVX2.
     static LEVEL: AtomicU8 = AtomicU8::new(0);

@@ -1,0 +1,640 @@
+//! Stage 2 for [`Cursor::skip_value`]: a container validated by walking its tokens block by
+//! block, instead of byte by byte.
+//!
+//! Each block is indexed ([`Kernel::block`]) and its tokens visited in order through a small
+//! table-driven grammar automaton with an explicit stack (the depth limit honoured). A number
+//! or a literal is checked at its first byte against the run of bytes it starts (the masks
+//! give the run's end and its digits; a run that crosses into the next block gets a 32-byte
+//! window of its own, and a longer one, or one at the end of the input, goes through the
+//! scanner's own [`Cursor::number`] and [`Cursor::literal`]). What lies inside strings is
+//! checked in bulk per block: no control byte, every escape valid ([`Cursor::escape`],
+//! two-byte ones inline), and the UTF-8 of the value once at the end, from its first
+//! non-ASCII byte (outside strings such a byte would already have failed a token, and a
+//! multi-byte sequence never spans an ASCII byte, so this is the check of every string).
+//!
+//! The walk only says yes or "not sure": on anything wrong or unusual it gives up, and
+//! [`Cursor::skip_value`] runs the byte-by-byte validator from the value's start, which finds
+//! the error with its kind and offset. Blocks are indexed only as far as the walk gets, so a
+//! small value in a large input costs one block or two.
+
+use super::{BLOCK, Carry, Kernel, WINDOW};
+use crate::model::JsonKind;
+use crate::scanner::{BitStack, Cursor};
+
+// Token classes (by first byte).
+const BAD: u8 = 0;
+const QUOTE: u8 = 1;
+const COLON: u8 = 2;
+const COMMA: u8 = 3;
+const OPEN_OBJECT: u8 = 4;
+const OPEN_ARRAY: u8 = 5;
+const CLOSE_OBJECT: u8 = 6;
+const CLOSE_ARRAY: u8 = 7;
+const NUMBER: u8 = 8;
+const LITERAL: u8 = 9;
+
+const CLASS: [u8; 256] = {
+    let mut t = [BAD; 256];
+    t[b'"' as usize] = QUOTE;
+    t[b':' as usize] = COLON;
+    t[b',' as usize] = COMMA;
+    t[b'{' as usize] = OPEN_OBJECT;
+    t[b'[' as usize] = OPEN_ARRAY;
+    t[b'}' as usize] = CLOSE_OBJECT;
+    t[b']' as usize] = CLOSE_ARRAY;
+    t[b'-' as usize] = NUMBER;
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = NUMBER;
+        d += 1;
+    }
+    t[b't' as usize] = LITERAL;
+    t[b'f' as usize] = LITERAL;
+    t[b'n' as usize] = LITERAL;
+    t
+};
+
+// States of the automaton: what the next token may be. Multiples of 16, so that a state
+// plus a token class indexes the 256 entries of `NEXT`.
+const ERR: u8 = 0;
+/// A value or `]` (just after `[`).
+const ARRAY_FIRST: u8 = 16;
+/// A value in an array (after `,`).
+const ARRAY_VALUE: u8 = 2 * 16;
+/// A member's value (after `:`).
+const OBJECT_VALUE: u8 = 3 * 16;
+/// A key or `}` (just after `{`).
+const OBJECT_FIRST: u8 = 4 * 16;
+/// A key (after `,` in an object).
+const KEY: u8 = 5 * 16;
+/// `:` after a key.
+const AFTER_KEY: u8 = 6 * 16;
+/// `,` or `}` after a member.
+const OBJECT_AFTER: u8 = 7 * 16;
+/// `,` or `]` after an element.
+const ARRAY_AFTER: u8 = 8 * 16;
+
+/// The next state for each state plus token class; `ERR` where the grammar forbids the
+/// token. After a closing bracket the state is set from the enclosing container instead.
+const NEXT: [u8; 256] = {
+    let mut t = [ERR; 256];
+    let values = [
+        (ARRAY_FIRST, ARRAY_AFTER),
+        (ARRAY_VALUE, ARRAY_AFTER),
+        (OBJECT_VALUE, OBJECT_AFTER),
+    ];
+    let mut k = 0;
+    while k < values.len() {
+        let (s, after) = values[k];
+        t[(s + QUOTE) as usize] = after;
+        t[(s + NUMBER) as usize] = after;
+        t[(s + LITERAL) as usize] = after;
+        t[(s + OPEN_OBJECT) as usize] = OBJECT_FIRST;
+        t[(s + OPEN_ARRAY) as usize] = ARRAY_FIRST;
+        k += 1;
+    }
+    t[(ARRAY_FIRST + CLOSE_ARRAY) as usize] = ARRAY_AFTER;
+    t[(OBJECT_FIRST + QUOTE) as usize] = AFTER_KEY;
+    t[(OBJECT_FIRST + CLOSE_OBJECT) as usize] = OBJECT_AFTER;
+    t[(KEY + QUOTE) as usize] = AFTER_KEY;
+    t[(AFTER_KEY + COLON) as usize] = OBJECT_VALUE;
+    t[(OBJECT_AFTER + COMMA) as usize] = KEY;
+    t[(OBJECT_AFTER + CLOSE_OBJECT) as usize] = OBJECT_AFTER;
+    t[(ARRAY_AFTER + COMMA) as usize] = ARRAY_VALUE;
+    t[(ARRAY_AFTER + CLOSE_ARRAY) as usize] = ARRAY_AFTER;
+    t
+};
+
+// What the walk does at a token besides changing state (the low byte of a `STEP` entry), as
+// bits, so that each is one test (no jump table).
+const GO: u8 = 0;
+const FAIL: u8 = 1;
+const PUSH: u8 = 2;
+const POP: u8 = 4;
+const SCALAR: u8 = 8;
+/// With `PUSH`: the container is an object; with `SCALAR`: a number (else a literal).
+const FLAG: u8 = 16;
+
+/// `NEXT` and `CLASS` folded into one lookup by state and byte: entry
+/// `STEP[row | byte]` holds the next state's row (`state / 16 << 8`, the high byte) and the
+/// action (the low byte). Most tokens (quotes, colons, commas) need no action, so the walk
+/// branches once for them.
+const STEP: [u16; 4096] = {
+    let mut t = [FAIL as u16; 4096];
+    let mut s = 1;
+    while s < 16 {
+        let mut b = 0;
+        while b < 256 {
+            let class = CLASS[b];
+            let next = if s <= 8 {
+                NEXT[s * 16 + class as usize]
+            } else {
+                ERR
+            };
+            t[s << 8 | b] = if next == ERR {
+                FAIL as u16
+            } else {
+                // After a closing bracket the walk takes the state from the stack.
+                let next = if class == CLOSE_OBJECT || class == CLOSE_ARRAY {
+                    0
+                } else {
+                    row(next) as u16
+                };
+                next | match class {
+                    OPEN_OBJECT => PUSH | FLAG,
+                    OPEN_ARRAY => PUSH,
+                    CLOSE_OBJECT | CLOSE_ARRAY => POP,
+                    NUMBER => SCALAR | FLAG,
+                    LITERAL => SCALAR,
+                    _ => GO,
+                } as u16
+            };
+            b += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// The `STEP` row of a state.
+const fn row(state: u8) -> usize {
+    (state as usize) << 4
+}
+
+/// Whether a number or a literal may end before `b` (the next token, whitespace, or the end).
+#[inline(always)]
+fn ends_scalar(b: Option<&u8>) -> bool {
+    matches!(
+        b,
+        None | Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b']' | b'}' | b':' | b'"' | b'{' | b'[')
+    )
+}
+
+/// Whether the bytes `base + i .. base + end` are a JSON number, given `digit`, the mask of
+/// digits of the 64 bytes at `base` (`i <= end < 64`, and the byte at `end` is no digit).
+/// Written without branches (the shapes of numbers in a document are as good as random to a
+/// branch predictor): each part's end is found from the digits mask and every check is
+/// combined with `&` and `|`.
+#[inline(always)]
+fn number_run(bytes: &[u8], base: usize, digit: u64, i: usize, end: usize) -> bool {
+    let other = !digit;
+    // The end of the digits starting at `k` (`k <= end < 64`; the byte at `end` is no digit).
+    let digits_end = |k: usize| k + (other >> k).trailing_zeros() as usize;
+    // The byte at `base + k`; past the input the last byte is read again, which only happens
+    // at `k >= end`, where the answer does not matter (each use below is guarded by `< end`,
+    // or follows an `e` that is the run's last byte).
+    let last = bytes.len().saturating_sub(1);
+    let at = |k: usize| bytes.get((base + k).min(last)).copied().unwrap_or(0);
+    let k = i + (at(i) == b'-') as usize;
+    let int_end = digits_end(k);
+    let bad_int = (int_end == k) | ((at(k) == b'0') & (int_end != k + 1));
+    let dot = (int_end < end) & (at(int_end) == b'.');
+    let frac = int_end + dot as usize;
+    let frac_end = digits_end(frac);
+    let bad_frac = dot & (frac_end == frac);
+    let e = (frac_end < end) & (at(frac_end) | 0x20 == b'e');
+    let sign = e & matches!(at(frac_end + 1), b'+' | b'-');
+    let exp = frac_end + e as usize + sign as usize;
+    let exp_end = digits_end(exp);
+    let bad_exp = e & (exp_end == exp);
+    !(bad_int | bad_frac | bad_exp) & (exp_end == end)
+}
+
+/// Whether the bytes `base + i .. base + end` (`i <= end < 64`, `digit` the digits of the 64
+/// bytes at `base`) are a number (`number`) or a literal.
+#[inline(always)]
+fn scalar_run(bytes: &[u8], base: usize, digit: u64, number: bool, i: usize, end: usize) -> bool {
+    if number {
+        return number_run(bytes, base, digit, i, end);
+    }
+    // Four bytes compared as one word, and the fifth of `false`.
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    };
+    let at = base + i;
+    match end - i {
+        4 => {
+            let w = word(at);
+            w == u32::from_le_bytes(*b"true") || w == u32::from_le_bytes(*b"null")
+        }
+        5 => word(at) == u32::from_le_bytes(*b"fals") && bytes.get(at + 4) == Some(&b'e'),
+        _ => false,
+    }
+}
+
+impl Cursor<'_> {
+    /// Validates the container at the cursor (a `{` or `[`, nested `depth` deep) with the
+    /// index. `Some(kind)`: valid, the cursor after it, and `ws` counted as
+    /// [`Cursor::skip_value`] counts it. `None`: not valid, or not sure; the cursor and `ws`
+    /// are then meaningless and the caller starts over from the value's start.
+    pub(crate) fn skip_indexed(
+        &mut self,
+        kernel: Kernel,
+        depth: usize,
+        max_depth: usize,
+    ) -> Option<JsonKind> {
+        match kernel {
+            #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+            // SAFETY: `Kernel::Avx2` is only handed out after all five were detected.
+            Kernel::Avx2 => unsafe { self.skip_indexed_avx2(depth, max_depth) },
+            Kernel::Scalar => self.walk(Kernel::Scalar, depth, max_depth),
+        }
+    }
+
+    /// The walk compiled for AVX2 and the bit instructions that come with it, so that the
+    /// block classifier is inlined into it.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ.
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    unsafe fn skip_indexed_avx2(&mut self, depth: usize, max_depth: usize) -> Option<JsonKind> {
+        self.walk(Kernel::Avx2, depth, max_depth)
+    }
+
+    #[inline(always)]
+    fn walk(&mut self, kernel: Kernel, depth: usize, max_depth: usize) -> Option<JsonKind> {
+        let bytes = self.bytes;
+        let start = self.pos;
+        let kind = match bytes.get(start) {
+            Some(b'{') => JsonKind::Object,
+            Some(b'[') => JsonKind::Array,
+            _ => return None,
+        };
+        let mut carry = Carry::default();
+        // The open containers, one bit each (1 = object): the innermost 64 in `bits`, the
+        // outer ones in `spill` (touched only past 64 levels, never past the depth limit).
+        let mut bits = 0u64;
+        let mut open = 0usize;
+        let mut spill = BitStack::new();
+        // How many containers may be open inside this value; from `rare` open ones on, an
+        // opening bracket takes the careful path (the depth limit, or the spill).
+        let room = max_depth.saturating_sub(depth);
+        let rare = room.min(64);
+        // A value, but not `]`: the first token is the opening bracket.
+        let mut state = row(ARRAY_VALUE);
+        let mut ws = 0usize;
+        let mut first_high = usize::MAX;
+        // The end of the last `\u` escape checked (a surrogate pair covers the next one).
+        let mut skip_to = 0usize;
+        let mut base = start;
+        while base < bytes.len() {
+            let block = kernel.block(bytes, base, &mut carry);
+            let mut tokens = block.tokens;
+            // The block's bytes that belong to the value; `end` once the last bracket is seen.
+            let mut limit = u64::MAX;
+            let mut end = None;
+            // The grammar: one table lookup per token, and the stack moved by selects, so
+            // that the only branches taken are the rare ones.
+            while tokens != 0 {
+                let i = tokens.trailing_zeros() as usize;
+                tokens &= tokens - 1;
+                let at = base + i;
+                debug_assert!(at < bytes.len());
+                // SAFETY: a token is a quote, a structural byte or the first byte of a scalar
+                // run, and every bit of a block past the end of `bytes` is a padding space
+                // (whitespace: none of the three), so `at < bytes.len()`.
+                let c = unsafe { *bytes.get_unchecked(at) };
+                let step = STEP[(state | c as usize) & 0xfff];
+                state = (step & 0x0f00) as usize;
+                if step & 0xff == GO as u16 {
+                    continue;
+                }
+                if step & PUSH as u16 != 0 {
+                    if open >= rare {
+                        if open >= room {
+                            return None;
+                        }
+                        if open >= 64 {
+                            // Past 64 levels: the bit pushed out of the register.
+                            spill.push(bits >> 63 == 1);
+                        }
+                    }
+                    bits = (bits << 1) | (step >> 4) as u64 & 1;
+                    open += 1;
+                } else if step & POP as u16 != 0 {
+                    open -= 1;
+                    bits >>= 1;
+                    if open.wrapping_sub(1) >= 63 {
+                        if open == 0 {
+                            limit = u64::MAX >> (63 - i);
+                            end = Some(at + 1);
+                            break;
+                        }
+                        // Past 64 levels: the bit back into the register.
+                        bits |= (spill.top() as u64) << 63;
+                        spill.pop();
+                    }
+                    state = if bits & 1 == 1 {
+                        row(OBJECT_AFTER)
+                    } else {
+                        row(ARRAY_AFTER)
+                    };
+                } else if step & SCALAR as u16 != 0 {
+                    // A number or a literal: the run of bytes it starts must be one.
+                    let number = step & FLAG as u16 != 0;
+                    let run_end = (!block.scalar & (u64::MAX << i)).trailing_zeros() as usize;
+                    let ok = if run_end < BLOCK {
+                        scalar_run(bytes, base, block.digit, number, i, run_end)
+                    } else if let Some((ends, digit)) = kernel.window(bytes, at)
+                        // A run that crosses into the next block: the 32 bytes from its start.
+                        && (ends.trailing_zeros() as usize) < WINDOW
+                    {
+                        let end = ends.trailing_zeros() as usize;
+                        scalar_run(bytes, at, digit, number, 0, end)
+                    } else if self.resume.is_some() {
+                        // On a growing buffer the scanner's number keeps state for the next
+                        // pass: leave such a run to the resumable loop.
+                        false
+                    } else {
+                        self.pos = at;
+                        let r = if number {
+                            self.number().is_ok()
+                        } else {
+                            self.literal().is_ok()
+                        };
+                        r && ends_scalar(bytes.get(self.pos))
+                    };
+                    if !ok {
+                        return None;
+                    }
+                } else {
+                    return None;
+                }
+            }
+            // What the block's strings hold (only the part inside the value).
+            if block.ctrl & limit != 0 {
+                return None;
+            }
+            let mut escapes = block.escapes & limit;
+            while escapes != 0 {
+                let at = base + escapes.trailing_zeros() as usize;
+                escapes &= escapes - 1;
+                if at < skip_to {
+                    continue;
+                }
+                if !matches!(
+                    bytes.get(at + 1),
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
+                ) {
+                    skip_to = self.escape(at).ok()?;
+                }
+            }
+            let high = block.high & limit;
+            if high != 0 && first_high == usize::MAX {
+                first_high = base + high.trailing_zeros() as usize;
+            }
+            ws += (block.ws & limit).count_ones() as usize;
+            if let Some(end) = end {
+                if first_high < end
+                    && simdutf8::basic::from_utf8(bytes.get(first_high..end)?).is_err()
+                {
+                    return None;
+                }
+                self.pos = end;
+                self.ws += ws;
+                return Some(kind);
+            }
+            base += BLOCK;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::skip_paths_agree;
+    use crate::error::ErrorKind;
+    use crate::scanner::Cursor;
+
+    fn agree(doc: &[u8]) {
+        if let Err(e) = skip_paths_agree(doc, 0, 128) {
+            panic!("{e}\non {:?}", String::from_utf8_lossy(doc));
+        }
+    }
+
+    /// A small deterministic generator (xorshift), so that failures are reproducible.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    fn ws(r: &mut Rng, out: &mut String) {
+        for _ in 0..r.below(3).saturating_sub(1) {
+            out.push([' ', '\n', '\t', '\r'][r.below(4) as usize]);
+        }
+    }
+
+    fn string(r: &mut Rng, out: &mut String) {
+        out.push('"');
+        for _ in 0..r.below(12) {
+            match r.below(12) {
+                0 => out.push_str("\\\""),
+                1 => out.push_str("\\\\"),
+                2 => out.push_str("\\u00e9"),
+                3 => out.push_str("\\ud83d\\ude00"),
+                4 => out.push('é'),
+                5 => out.push_str("\\n"),
+                6 => out.push('𝄞'),
+                _ => out.push((b'a' + r.below(26) as u8) as char),
+            }
+        }
+        out.push('"');
+    }
+
+    fn value(r: &mut Rng, depth: usize, out: &mut String) {
+        ws(r, out);
+        match r.below(if depth > 6 { 6 } else { 8 }) {
+            0 => out.push_str(["true", "false", "null"][r.below(3) as usize]),
+            1 | 2 => out.push_str(
+                [
+                    "0",
+                    "-0",
+                    "12345678901234567890",
+                    "1.5",
+                    "-2.25e-3",
+                    "6E+7",
+                    "3e10",
+                    "0.000001",
+                    "-123456.789012345678e-12",
+                ][r.below(9) as usize],
+            ),
+            3..=5 => string(r, out),
+            6 => {
+                out.push('[');
+                let n = r.below(6);
+                for k in 0..n {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    value(r, depth + 1, out);
+                }
+                ws(r, out);
+                out.push(']');
+            }
+            _ => {
+                out.push('{');
+                let n = r.below(6);
+                for k in 0..n {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    ws(r, out);
+                    string(r, out);
+                    ws(r, out);
+                    out.push(':');
+                    value(r, depth + 1, out);
+                }
+                ws(r, out);
+                out.push('}');
+            }
+        }
+        ws(r, out);
+    }
+
+    fn random_doc(r: &mut Rng) -> Vec<u8> {
+        let mut s = String::new();
+        // A container, so that the indexed walk runs.
+        s.push(if r.below(2) == 0 { '[' } else { '{' });
+        let object = s == "{";
+        for k in 0..1 + r.below(8) {
+            if k > 0 {
+                s.push(',');
+            }
+            if object {
+                string(r, &mut s);
+                s.push(':');
+            }
+            value(r, 0, &mut s);
+        }
+        s.push(if object { '}' } else { ']' });
+        s.into_bytes()
+    }
+
+    #[test]
+    fn random_documents_and_their_damage() {
+        let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+        let damage: &[u8] = b"\"\\{}[]:, \n\x01\x7f\xff\xc3e.-+0tu";
+        for _ in 0..3000 {
+            let doc = random_doc(&mut r);
+            agree(&doc);
+            // Followed by something else, as inside a larger document.
+            agree(&[&doc[..], b" ,\"x\\q\x01\xff"].concat());
+            for _ in 0..4 {
+                let mut bad = doc.clone();
+                let at = r.below(bad.len() as u64) as usize;
+                match r.below(3) {
+                    0 => bad[at] = damage[r.below(damage.len() as u64) as usize],
+                    1 => {
+                        bad.remove(at);
+                    }
+                    _ => bad.insert(at, damage[r.below(damage.len() as u64) as usize]),
+                }
+                agree(&bad);
+                agree(&bad[..at]);
+            }
+        }
+    }
+
+    #[test]
+    fn every_cut_and_every_byte_of_a_document() {
+        let doc = br#"{"records":[{"id":-12,"ok":true,"v":1.5e-7,"s":"a\"b\\\u00e9\ud83d\ude00 c"},[0,-0.0,1E+2,null,false],{}],"e":[],"t":"x"}"#;
+        for cut in 0..=doc.len() {
+            agree(&doc[..cut]);
+        }
+        for at in 0..doc.len() {
+            for b in 0..=255u8 {
+                let mut bad = doc.to_vec();
+                bad[at] = b;
+                agree(&bad);
+            }
+        }
+    }
+
+    #[test]
+    fn tokens_and_escapes_at_block_edges() {
+        // Shift a document across the first block edge: every token, escape, surrogate pair
+        // and number meets bit 63 and bit 0 somewhere.
+        let body = r#""k\\\"":[1234567890.5e-10,"\ud83d\ude00\n",true,null,{"a":"é"}],"#;
+        for pad in 0..130 {
+            let doc = format!("{{{}{}\"z\":0}}", " ".repeat(pad), body.repeat(3));
+            agree(doc.as_bytes());
+            let doc = format!("[{}{}]", "1,".repeat(pad), "-0.5e+3,false,\"\\\\\"");
+            agree(doc.as_bytes());
+            let doc = format!("[\"{}\\\"\",{}]", "x".repeat(pad), "9".repeat(pad + 1));
+            agree(doc.as_bytes());
+        }
+    }
+
+    #[test]
+    fn deep_nesting_and_the_depth_limit() {
+        for depth in [1usize, 63, 64, 65, 127, 128, 129, 200, 1000] {
+            let doc = format!("{}1{}", "[{\"a\":".repeat(depth), "}]".repeat(depth));
+            for limit in [depth * 2 - 1, depth * 2, depth * 2 + 1] {
+                skip_paths_agree(doc.as_bytes(), 0, limit).unwrap();
+                skip_paths_agree(doc.as_bytes(), 1, limit).unwrap();
+            }
+            let mut c = Cursor::new(doc.as_bytes());
+            assert!(c.skip_value(0, depth * 2).is_ok());
+            let mut c = Cursor::new(doc.as_bytes());
+            let e = c.skip_value(0, depth * 2 - 1).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::DepthLimitExceeded(depth * 2 - 1));
+        }
+        // A million open brackets: an error at the limit, no recursion, no growth.
+        let deep = "[".repeat(1_000_000);
+        skip_paths_agree(deep.as_bytes(), 0, 512).unwrap();
+        let mut c = Cursor::new(deep.as_bytes());
+        let e = c.skip_value(0, 512).unwrap_err();
+        assert_eq!(
+            (e.kind, e.offset),
+            (ErrorKind::DepthLimitExceeded(512), 512)
+        );
+    }
+
+    #[test]
+    fn whitespace_is_counted_as_before() {
+        let doc = b" [ 1 ,\t{ \"a\" :\n\"b c\" } ,\r\n[ ] ]  ";
+        let padded = [&doc[..], &[b' '; 200][..]].concat();
+        for d in [&doc[..], &padded[..]] {
+            agree(d);
+            let mut c = Cursor::new(d);
+            c.skip_value(0, 8).unwrap();
+            assert_eq!((c.pos, c.ws), (doc.len() - 2, 13));
+        }
+    }
+
+    #[test]
+    fn errors_are_the_byte_by_byte_errors() {
+        let filler = format!("[{}", "0,".repeat(100));
+        for (tail, kind) in [
+            ("\"a\\x\"]", ErrorKind::InvalidEscape),
+            ("\"\\ud800\"]", ErrorKind::LoneSurrogate),
+            ("01]", ErrorKind::InvalidNumber),
+            ("tru]", ErrorKind::InvalidLiteral),
+            ("\"a\u{1}\"]", ErrorKind::ControlCharacterInString(1)),
+        ] {
+            let doc = format!("{filler}{tail}");
+            agree(doc.as_bytes());
+            let mut c = Cursor::new(doc.as_bytes());
+            assert_eq!(c.skip_value(0, 8).unwrap_err().kind, kind, "{tail}");
+        }
+        let doc = [filler.as_bytes(), b"\"\xff\"]"].concat();
+        agree(&doc);
+        let mut c = Cursor::new(&doc);
+        let e = c.skip_value(0, 8).unwrap_err();
+        assert_eq!(
+            (e.kind, e.offset),
+            (ErrorKind::InvalidUtf8, filler.len() + 1)
+        );
+    }
+}
