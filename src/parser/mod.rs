@@ -15,6 +15,7 @@ mod capabilities;
 #[doc(hidden)]
 pub mod differential;
 mod input;
+mod keys;
 pub(crate) mod resume;
 
 use bumpalo::Bump;
@@ -748,6 +749,101 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// Reads an object discriminated by `tag` (`role`, `type`), wherever the tag sits.
+    ///
+    /// Each key is looked up once, into a [`keys::F`]. `resolve` maps the tag's value to a
+    /// kind; `fields` gives the kind's known keys (the tag among them) and `ids` the index of a
+    /// key among them; `on_field` reads one known field (the cursor at its value). Fields seen
+    /// before the tag are validated, remembered and read once the kind is known.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn tagged_keyed<K: Copy, B>(
+        &mut self,
+        what: &'static str,
+        tag: keys::F,
+        expected: &'static str,
+        resolve: impl Fn(&str) -> Option<K>,
+        fields: impl Fn(K) -> &'static [&'static str],
+        ids: impl Fn(K, keys::F) -> Option<usize>,
+        builder: &mut B,
+        mut on_field: impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
+    ) -> RawResult<(K, Obj<'a>)> {
+        if self.cur.peek() != Some(b'{') {
+            return Err(self.wrong_type(what, "an object"));
+        }
+        let tag_name = keys::name(tag);
+        let mut obj = self.open()?;
+        let mut pending: SmallVec<[(StrToken<'a>, Option<keys::F>, usize); 4]> = SmallVec::new();
+        let mut kind: Option<K> = None;
+        while let Some(key) = self.next_key(&mut obj)? {
+            let f = keys::field(&key);
+            match kind {
+                Some(k) => {
+                    self.keyed_field(&mut obj, k, &fields, &ids, f, key, builder, &mut on_field)?
+                }
+                None if f == Some(tag) => {
+                    let at = self.cur.pos;
+                    let value = self.string(tag_name)?;
+                    let k = resolve(&value.unescaped()).ok_or_else(|| {
+                        RawError::unknown_variant(tag_name, &value.unescaped(), expected, at)
+                    })?;
+                    let resume = self.cur.pos;
+                    let depth = self.depth;
+                    for (pkey, pf, pos) in pending.drain(..) {
+                        self.cur.seek(pos);
+                        self.keyed_field(
+                            &mut obj,
+                            k,
+                            &fields,
+                            &ids,
+                            pf,
+                            pkey,
+                            builder,
+                            &mut on_field,
+                        )?;
+                    }
+                    self.cur.seek(resume);
+                    self.depth = depth;
+                    if let Some(id) = ids(k, tag) {
+                        self.known_at(&mut obj, fields(k), id, &key)?;
+                    }
+                    kind = Some(k);
+                }
+                None => {
+                    pending.push((key, f, self.cur.pos));
+                    self.cur.skip_value(self.depth, self.opts.max_depth)?;
+                }
+            }
+        }
+        match kind {
+            Some(k) => Ok((k, obj)),
+            None => Err(Self::missing(obj.start, tag_name)),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn keyed_field<K: Copy, B>(
+        &mut self,
+        obj: &mut Obj<'a>,
+        k: K,
+        fields: &impl Fn(K) -> &'static [&'static str],
+        ids: &impl Fn(K, keys::F) -> Option<usize>,
+        f: Option<keys::F>,
+        key: StrToken<'a>,
+        builder: &mut B,
+        on_field: &mut impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
+    ) -> RawResult<()> {
+        match f.and_then(|f| Some((f, ids(k, f)?))) {
+            Some((f, id)) => {
+                self.known_at(obj, fields(k), id, &key)?;
+                on_field(self, k, f, builder)
+            }
+            None => self.unknown(obj, key),
+        }
+    }
+
+    /// Reads an object discriminated by `tag`, wherever the tag sits, its keys compared by
+    /// name: the rare objects of events (outcomes). [`Parser::tagged_keyed`] is the fast twin
+    /// for messages, content parts and sources.
     ///
     /// `resolve` maps the tag's value to a kind; `fields` gives the kind's known keys (the tag
     /// among them); `on_field` reads one known field (the cursor at its value). Fields seen
