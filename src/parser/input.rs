@@ -170,7 +170,7 @@ impl<'a> Parser<'a, '_> {
                 let limit = self.opts.max_messages;
                 set(
                     &mut top.messages,
-                    self.rlist("messages", limit, |p| p.message())?,
+                    self.messages_list(limit, |p| p.message())?,
                 );
             }
             Some(6) => doc.tools = self.opt_rlist("tools", |p| p.tool())?,
