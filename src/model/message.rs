@@ -103,11 +103,20 @@ impl Role {
     /// assert_eq!(Role::from_name("bot"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<Role> {
-        Role::ALL.into_iter().find(|r| r.as_str() == name)
+        Some(match name {
+            "developer" => Role::Developer,
+            "system" => Role::System,
+            "assistant" => Role::Assistant,
+            "user" => Role::User,
+            "tool" => Role::Tool,
+            "activity" => Role::Activity,
+            "reasoning" => Role::Reasoning,
+            _ => return None,
+        })
     }
 
     /// The JSON keys of this role's message in the order the Python SDK writes them.
-    pub(crate) fn fields(self) -> &'static [&'static str] {
+    pub(crate) const fn fields(self) -> &'static [&'static str] {
         match self {
             Role::Developer | Role::System | Role::User => &[
                 "subagentRunId",

@@ -2,6 +2,7 @@
 
 use bumpalo::Bump;
 
+use super::keys::{self, F};
 use super::resume::TopFrame;
 use super::{ParseOptions, Parser, set};
 use crate::error::{Error, ErrorKind, RawError, RawResult};
@@ -88,6 +89,7 @@ struct SourceParts<'a> {
 }
 
 #[derive(Clone, Copy)]
+#[repr(u8)]
 enum SourceKind {
     Data,
     Url,
@@ -168,7 +170,7 @@ impl<'a> Parser<'a, '_> {
                 let limit = self.opts.max_messages;
                 set(
                     &mut top.messages,
-                    self.rlist("messages", limit, |p| p.message())?,
+                    self.messages_list(limit, |p| p.message())?,
                 );
             }
             Some(6) => doc.tools = self.opt_rlist("tools", |p| p.tool())?,
@@ -196,25 +198,26 @@ impl<'a> Parser<'a, '_> {
 
     pub(crate) fn message(&mut self) -> RawResult<Message<'a>> {
         let mut m = MessageParts::default();
-        let (role, obj) = self.tagged(
+        let (role, obj) = self.tagged_keyed(
             "message",
-            "role",
+            F::Role,
             "developer, system, assistant, user, tool, activity, reasoning",
             Role::from_name,
             Role::fields,
+            keys::message_id,
             &mut m,
-            |p, role, name, m| {
-                match name {
-                    "id" => set(&mut m.id, p.string("id")?),
-                    "name" => m.name = p.opt_string("name")?,
-                    "encryptedValue" => m.encrypted_value = p.opt_string("encryptedValue")?,
-                    "metadata" => m.metadata = p.metadata(false)?,
-                    "subagentRunId" => m.subagent_run_id = p.opt_string("subagentRunId")?,
-                    "toolCalls" => m.tool_calls = p.opt_rlist("toolCalls", |p| p.tool_call())?,
-                    "toolCallId" => set(&mut m.tool_call_id, p.string("toolCallId")?),
-                    "error" => m.error = p.opt_string("error")?,
-                    "activityType" => set(&mut m.activity_type, p.string("activityType")?),
-                    "content" => match role {
+            |p, role, f, m| {
+                match f {
+                    F::Id => set(&mut m.id, p.string("id")?),
+                    F::Name => m.name = p.opt_string("name")?,
+                    F::EncryptedValue => m.encrypted_value = p.opt_string("encryptedValue")?,
+                    F::Metadata => m.metadata = p.metadata(false)?,
+                    F::SubagentRunId => m.subagent_run_id = p.opt_string("subagentRunId")?,
+                    F::ToolCalls => m.tool_calls = p.opt_rlist("toolCalls", |p| p.tool_call())?,
+                    F::ToolCallId => set(&mut m.tool_call_id, p.string("toolCallId")?),
+                    F::Error => m.error = p.opt_string("error")?,
+                    F::ActivityType => set(&mut m.activity_type, p.string("activityType")?),
+                    F::Content => match role {
                         Role::User | Role::Tool => set(&mut m.content, p.content()?),
                         Role::Activity => set(&mut m.raw_content, p.raw_object("content")?),
                         Role::Assistant => m.text = p.opt_string("content")?,
@@ -313,9 +316,9 @@ impl<'a> Parser<'a, '_> {
 
     pub(crate) fn input_content(&mut self) -> RawResult<InputContent<'a>> {
         let mut b = PartParts::default();
-        let (kind, obj) = self.tagged(
+        let (kind, obj) = self.tagged_keyed(
             "content part",
-            "type",
+            F::Type,
             "text, image, audio, video, document, binary",
             InputContentKind::from_name,
             |k| match k {
@@ -323,18 +326,22 @@ impl<'a> Parser<'a, '_> {
                 InputContentKind::Binary => BinaryInputContent::FIELDS,
                 _ => MediaInputContent::FIELDS,
             },
+            |k, f| {
+                let (text, binary) = (k == InputContentKind::Text, k == InputContentKind::Binary);
+                keys::part_id(text, binary, f)
+            },
             &mut b,
-            |p, kind, name, b| {
-                match name {
-                    "id" => b.id = p.opt_string("id")?,
-                    "text" => set(&mut b.text, p.string("text")?),
-                    "source" => set(&mut b.source, p.source()?),
+            |p, kind, f, b| {
+                match f {
+                    F::Id => b.id = p.opt_string("id")?,
+                    F::Text => set(&mut b.text, p.string("text")?),
+                    F::Source => set(&mut b.source, p.source()?),
                     // Part metadata may be any JSON value but null.
-                    "metadata" => b.metadata = p.metadata(true)?,
-                    "mimeType" => set(&mut b.mime_type, p.string("mimeType")?),
-                    "url" => b.url = p.opt_string("url")?,
-                    "data" => b.data = p.opt_string("data")?,
-                    "filename" => b.filename = p.opt_string("filename")?,
+                    F::Metadata => b.metadata = p.metadata(true)?,
+                    F::MimeType => set(&mut b.mime_type, p.string("mimeType")?),
+                    F::Url => b.url = p.opt_string("url")?,
+                    F::Data => b.data = p.opt_string("data")?,
+                    F::Filename => b.filename = p.opt_string("filename")?,
                     _ => {}
                 }
                 let _ = kind;
@@ -388,9 +395,9 @@ impl<'a> Parser<'a, '_> {
 
     pub(crate) fn source(&mut self) -> RawResult<InputContentSource<'a>> {
         let mut b = SourceParts::default();
-        let (kind, obj) = self.tagged(
+        let (kind, obj) = self.tagged_keyed(
             "source",
-            "type",
+            F::Type,
             "data, url, file",
             |s| match s {
                 "data" => Some(SourceKind::Data),
@@ -403,13 +410,14 @@ impl<'a> Parser<'a, '_> {
                 SourceKind::Url => UrlSource::FIELDS,
                 SourceKind::File => FileSource::FIELDS,
             },
+            |k, f| keys::source_id(k as u8, f),
             &mut b,
-            |p, kind, name, b| {
-                match (name, kind) {
-                    ("value", _) => set(&mut b.value, p.string("value")?),
-                    ("mimeType", SourceKind::Data) => set(&mut b.mime_type, p.string("mimeType")?),
-                    ("mimeType", _) => b.mime_type = p.opt_string("mimeType")?,
-                    ("provider", _) => b.provider = p.opt_string("provider")?,
+            |p, kind, f, b| {
+                match (f, kind) {
+                    (F::Value, _) => set(&mut b.value, p.string("value")?),
+                    (F::MimeType, SourceKind::Data) => set(&mut b.mime_type, p.string("mimeType")?),
+                    (F::MimeType, _) => b.mime_type = p.opt_string("mimeType")?,
+                    (F::Provider, _) => b.provider = p.opt_string("provider")?,
                     _ => {}
                 }
                 Ok(())
@@ -446,7 +454,11 @@ impl<'a> Parser<'a, '_> {
         let mut call = ToolCall::default();
         let (mut id, mut function) = (None, None);
         while let Some(key) = self.next_key(&mut obj)? {
-            match self.known(&mut obj, ToolCall::FIELDS, &key)? {
+            let known = keys::field(&key).and_then(keys::tool_call_id);
+            if let Some(k) = known {
+                self.known_at(&mut obj, ToolCall::FIELDS, k, &key)?;
+            }
+            match known {
                 Some(0) => set(&mut id, self.string("id")?),
                 Some(1) => {
                     let at = self.cur.pos;
@@ -474,7 +486,11 @@ impl<'a> Parser<'a, '_> {
         let mut obj = self.open()?;
         let (mut name, mut arguments) = (None, None);
         while let Some(key) = self.next_key(&mut obj)? {
-            match self.known(&mut obj, FunctionCall::FIELDS, &key)? {
+            let known = keys::field(&key).and_then(keys::function_call_id);
+            if let Some(k) = known {
+                self.known_at(&mut obj, FunctionCall::FIELDS, k, &key)?;
+            }
+            match known {
                 Some(0) => set(&mut name, self.string("name")?),
                 Some(1) => set(&mut arguments, self.string("arguments")?),
                 _ => self.unknown(&mut obj, key)?,

@@ -15,6 +15,7 @@ mod capabilities;
 #[doc(hidden)]
 pub mod differential;
 mod input;
+mod keys;
 pub(crate) mod resume;
 
 use bumpalo::Bump;
@@ -130,6 +131,13 @@ pub fn offset_in(input: &[u8], part: &[u8]) -> Option<usize> {
     let p = part.as_ptr() as usize;
     (p >= start && p + part.len() <= start + input.len()).then(|| p - start)
 }
+
+/// Bytes per message assumed when sizing a `messages` list up front (chat bodies run from a
+/// few dozen to thousands of bytes per message).
+const MESSAGE_BYTES_HINT: usize = 256;
+
+/// Most messages a `messages` list reserves room for up front; longer lists grow as usual.
+const MESSAGE_HINT_CAP: usize = 4096;
 
 /// The parser's state over one document.
 pub(crate) struct Parser<'a, 'o> {
@@ -567,7 +575,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         limit: usize,
         item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<List<'a, T>> {
-        self.list_in::<T, Never>(field, limit, item)
+        self.list_in::<T, Never>(field, limit, 0, item)
     }
 
     /// [`Parser::list`] for a list of `RunAgentInput` that a streaming pass can resume: on a
@@ -579,14 +587,30 @@ impl<'a, 'o> Parser<'a, 'o> {
         limit: usize,
         item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<List<'a, T>> {
-        self.list_in::<T, Resumable>(field, limit, item)
+        self.list_in::<T, Resumable>(field, limit, 0, item)
     }
 
-    /// The one list reader; `K` says whether its items can be saved between passes.
+    /// [`Parser::rlist`] for `messages`: a non-empty list starts with room for one message per
+    /// [`MESSAGE_BYTES_HINT`] bytes still to read (at most [`MESSAGE_HINT_CAP`]), so a typical
+    /// body fills its list without the copies of growing it (the arena keeps every outgrown
+    /// buffer, so the hint costs no more arena than the doubling it replaces).
+    pub(crate) fn messages_list<T: Item<'a>>(
+        &mut self,
+        limit: usize,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<List<'a, T>> {
+        let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
+        let hint = (rest / MESSAGE_BYTES_HINT).min(MESSAGE_HINT_CAP).min(limit);
+        self.list_in::<T, Resumable>("messages", limit, hint, item)
+    }
+
+    /// The one list reader; `K` says whether its items can be saved between passes. A fresh
+    /// non-empty list reserves room for `hint` items.
     fn list_in<T, K: Keep<'a, T>>(
         &mut self,
         field: &'static str,
         limit: usize,
+        hint: usize,
         mut item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<List<'a, T>> {
         if self.cur.peek() != Some(b'[') {
@@ -631,7 +655,10 @@ impl<'a, 'o> Parser<'a, 'o> {
                         let e = self.cur.err(ErrorKind::UnexpectedEof);
                         return Err(self.suspend_list::<T, K>(e, start, items, step, 0, false));
                     }
-                    _ => step = ListStep::Item,
+                    _ => {
+                        items.reserve(hint);
+                        step = ListStep::Item;
+                    }
                 }
             }
             if step == ListStep::Item {
@@ -748,6 +775,101 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// Reads an object discriminated by `tag` (`role`, `type`), wherever the tag sits.
+    ///
+    /// Each key is looked up once, into a [`keys::F`]. `resolve` maps the tag's value to a
+    /// kind; `fields` gives the kind's known keys (the tag among them) and `ids` the index of a
+    /// key among them; `on_field` reads one known field (the cursor at its value). Fields seen
+    /// before the tag are validated, remembered and read once the kind is known.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn tagged_keyed<K: Copy, B>(
+        &mut self,
+        what: &'static str,
+        tag: keys::F,
+        expected: &'static str,
+        resolve: impl Fn(&str) -> Option<K>,
+        fields: impl Fn(K) -> &'static [&'static str],
+        ids: impl Fn(K, keys::F) -> Option<usize>,
+        builder: &mut B,
+        mut on_field: impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
+    ) -> RawResult<(K, Obj<'a>)> {
+        if self.cur.peek() != Some(b'{') {
+            return Err(self.wrong_type(what, "an object"));
+        }
+        let tag_name = keys::name(tag);
+        let mut obj = self.open()?;
+        let mut pending: SmallVec<[(StrToken<'a>, Option<keys::F>, usize); 4]> = SmallVec::new();
+        let mut kind: Option<K> = None;
+        while let Some(key) = self.next_key(&mut obj)? {
+            let f = keys::field(&key);
+            match kind {
+                Some(k) => {
+                    self.keyed_field(&mut obj, k, &fields, &ids, f, key, builder, &mut on_field)?
+                }
+                None if f == Some(tag) => {
+                    let at = self.cur.pos;
+                    let value = self.string(tag_name)?;
+                    let k = resolve(&value.unescaped()).ok_or_else(|| {
+                        RawError::unknown_variant(tag_name, &value.unescaped(), expected, at)
+                    })?;
+                    let resume = self.cur.pos;
+                    let depth = self.depth;
+                    for (pkey, pf, pos) in pending.drain(..) {
+                        self.cur.seek(pos);
+                        self.keyed_field(
+                            &mut obj,
+                            k,
+                            &fields,
+                            &ids,
+                            pf,
+                            pkey,
+                            builder,
+                            &mut on_field,
+                        )?;
+                    }
+                    self.cur.seek(resume);
+                    self.depth = depth;
+                    if let Some(id) = ids(k, tag) {
+                        self.known_at(&mut obj, fields(k), id, &key)?;
+                    }
+                    kind = Some(k);
+                }
+                None => {
+                    pending.push((key, f, self.cur.pos));
+                    self.cur.skip_value(self.depth, self.opts.max_depth)?;
+                }
+            }
+        }
+        match kind {
+            Some(k) => Ok((k, obj)),
+            None => Err(Self::missing(obj.start, tag_name)),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn keyed_field<K: Copy, B>(
+        &mut self,
+        obj: &mut Obj<'a>,
+        k: K,
+        fields: &impl Fn(K) -> &'static [&'static str],
+        ids: &impl Fn(K, keys::F) -> Option<usize>,
+        f: Option<keys::F>,
+        key: StrToken<'a>,
+        builder: &mut B,
+        on_field: &mut impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
+    ) -> RawResult<()> {
+        match f.and_then(|f| Some((f, ids(k, f)?))) {
+            Some((f, id)) => {
+                self.known_at(obj, fields(k), id, &key)?;
+                on_field(self, k, f, builder)
+            }
+            None => self.unknown(obj, key),
+        }
+    }
+
+    /// Reads an object discriminated by `tag`, wherever the tag sits, its keys compared by
+    /// name: the rare objects of events (outcomes). [`Parser::tagged_keyed`] is the fast twin
+    /// for messages, content parts and sources.
     ///
     /// `resolve` maps the tag's value to a kind; `fields` gives the kind's known keys (the tag
     /// among them); `on_field` reads one known field (the cursor at its value). Fields seen
@@ -973,6 +1095,46 @@ mod tests {
         let input = crate::RunAgentInput::parse(canon.as_bytes(), &arena).unwrap();
         assert!(input.extra.order().is_empty());
         assert_eq!(crate::to_vec(&input), canon.as_bytes());
+    }
+
+    /// The `messages` list reserved up front stays within its bound: one message per
+    /// `MESSAGE_BYTES_HINT` bytes left, at most `MESSAGE_HINT_CAP`, and nothing for `[]`.
+    #[test]
+    fn messages_hint_is_bounded_by_the_bytes() {
+        let msg = std::mem::size_of::<crate::Message<'_>>();
+        let used = |doc: &str| {
+            let arena = Bump::new();
+            let input = crate::RunAgentInput::parse(doc.as_bytes(), &arena).unwrap();
+            let n = input.messages.len();
+            drop(input);
+            (n, arena.allocated_bytes())
+        };
+        let one = r#"{"id":"1","role":"user","content":"hi"}"#;
+        // One message, then 4 MB of an unknown field: the hint is capped.
+        let pad = "x".repeat(4 << 20);
+        let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[{one}],"x":"{pad}"}}"#);
+        let (n, bytes) = used(&doc);
+        assert_eq!(n, 1);
+        assert!(bytes <= MESSAGE_HINT_CAP * msg + (64 << 10), "{bytes}");
+        // A short body reserves in proportion to its length.
+        let doc = format!(
+            r#"{{"threadId":"t","runId":"r","messages":[{one}],"x":"{}"}}"#,
+            "x".repeat(2560)
+        );
+        let (_, bytes) = used(&doc);
+        assert!(
+            bytes <= (doc.len() / MESSAGE_BYTES_HINT + 1) * msg + (8 << 10),
+            "{bytes}"
+        );
+        // An empty list reserves nothing, however long the body.
+        let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[],"x":"{pad}"}}"#);
+        let (n, bytes) = used(&doc);
+        assert_eq!(n, 0);
+        assert!(bytes <= 8 << 10, "{bytes}");
+        // Many small messages (the hint undershoots): all read, the list grows as before.
+        let many = vec![one; 5000].join(",");
+        let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[{many}]}}"#);
+        assert_eq!(used(&doc).0, 5000);
     }
 
     #[test]
