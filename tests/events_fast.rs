@@ -3,7 +3,9 @@
 //! must be left to the general parser (which then gives the event or the error). Also the
 //! scanner's short-string look against its general string scanner.
 
-use agui_wire::parser::differential::{event_paths_agree, short_string_agrees};
+use agui_wire::parser::differential::{
+    event_paths_agree, event_template_reads, short_string_agrees,
+};
 use agui_wire::{Bump, Event, ParseOptions};
 use proptest::prelude::*;
 
@@ -85,6 +87,85 @@ fn other_shapes_go_the_general_way() {
     let arena = Bump::new();
     let lenient = br#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","parentMessageId":null}"#;
     assert!(Event::parse_with(lenient, &arena, &ParseOptions::lenient()).is_ok());
+}
+
+/// The compact templates (`TEXT_MESSAGE_CONTENT` and `TOOL_CALL_ARGS` written as `type`, id,
+/// `delta` and nothing else, no whitespace) read these, the same as the one-pass reader and
+/// the general parser do.
+#[test]
+fn compact_templates_read_these() {
+    for ev in [
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":""}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"","delta":"x"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m\"1","delta":"Hi \"there\" café 🚀\n"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"msg-000001","delta":"0123456789012345678901234567890123456789012345678901234567890123456789"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"\u00e9\ud83d\ude80"}"#,
+        r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"city\":\"Z\u00fcrich\"}"}"#,
+        r#"{"type":"TOOL_CALL_ARGS","toolCallId":"call-000001","delta":"s\": \"東京\", \"d"}"#,
+    ] {
+        assert!(event_template_reads(ev.as_bytes()), "not read: {ev}");
+        assert!(agree(ev.as_bytes()), "not taken: {ev}");
+    }
+}
+
+/// Anything else the templates leave to the one-pass reader or the general parser, which
+/// give the event or the error as before.
+#[test]
+fn compact_templates_leave_these() {
+    for ev in [
+        // Whitespace anywhere, other fields, other order, escaped keys or type.
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi"} "#,
+        r#" {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1", "delta":"Hi"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta" :"Hi"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi" }"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi","name":"n"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi","delta":"b"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","timestamp":1,"messageId":"m1","delta":"Hi"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","delta":"Hi","messageId":"m1"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","d\u0065lta":"Hi"}"#,
+        r#"{"type":"TEXT_MESSAGE_\u0043ONTENT","messageId":"m1","delta":"Hi"}"#,
+        r#"{"type":"TOOL_CALL_ARGS","messageId":"m1","delta":"Hi"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","toolCallId":"m1","delta":"Hi"}"#,
+        // Values that are not plain strings, bad strings, a cut, trailing bytes.
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":null}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":1,"delta":"Hi"}"#,
+        "{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"a\x01\"}",
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"a\x"}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi""#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi"}}"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi"},"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":""#,
+        r#"{"type":"TEXT_MESSAGE_CONTENT"}"#,
+    ] {
+        assert!(!event_template_reads(ev.as_bytes()), "read: {ev}");
+        agree(ev.as_bytes());
+    }
+    let bad = b"{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m1\",\"delta\":\"\xC3(\"}";
+    assert!(!event_template_reads(bad));
+    agree(bad);
+    // The option checks come first, as in the general parser.
+    let arena = Bump::new();
+    let body = br#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hi"}"#;
+    for opts in [
+        ParseOptions {
+            max_input_bytes: 10,
+            ..ParseOptions::default()
+        },
+        ParseOptions {
+            max_depth: 0,
+            ..ParseOptions::default()
+        },
+    ] {
+        assert!(Event::parse_with(body, &arena, &opts).is_err());
+    }
+    // Every cut of a templated event: the same result as the general parser.
+    let whole = br#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"a\": \"\u00e9\"}"}"#;
+    for n in 0..=whole.len() {
+        agree(&whole[..n]);
+    }
 }
 
 /// The errors are the general parser's, offset and path included.
@@ -203,6 +284,39 @@ proptest! {
         }
         s.push('}');
         let mut bytes = s.into_bytes();
+        if let Some(c) = cut {
+            bytes.truncate(c);
+        }
+        event_paths_agree(&bytes).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
+    }
+
+    /// Compact `TEXT_MESSAGE_CONTENT` and `TOOL_CALL_ARGS` events with strings of every shape,
+    /// sometimes cut or with one byte changed: the templates, the one-pass reader and the
+    /// general parser agree.
+    #[test]
+    fn templates_and_general_agree(
+        tool in any::<bool>(),
+        id in "[a-z0-9\"\\\\\u{e9}-]{0,20}",
+        delta in "[a-z\"\\\\/\u{e9}\u{6771}\u{1F680} \t\n{}:,]{0,90}",
+        raw_delta in proptest::option::of(prop_oneof![
+            Just(r#"\ud83d\ude80"#), Just(r#"\ud83d"#), Just(r#"a\x"#), Just("a\u{1}"),
+        ]),
+        change in proptest::option::of((0usize..200, any::<u8>())),
+        cut in proptest::option::of(0usize..200),
+    ) {
+        let json = |s: &str| serde_json::to_string(s).unwrap();
+        let delta = match raw_delta {
+            Some(r) => format!("\"{r}\""),
+            None => json(&delta),
+        };
+        let (t, key) = if tool { ("TOOL_CALL_ARGS", "toolCallId") } else { ("TEXT_MESSAGE_CONTENT", "messageId") };
+        let s = format!(r#"{{"type":"{t}","{key}":{},"delta":{delta}}}"#, json(&id));
+        let mut bytes = s.into_bytes();
+        if let Some((at, b)) = change
+            && at < bytes.len()
+        {
+            bytes[at] = b;
+        }
         if let Some(c) = cut {
             bytes.truncate(c);
         }

@@ -88,6 +88,102 @@ impl<'a> Fields<'a> {
     }
 }
 
+/// The two hottest events of a stream, as compact writers put them (`JSON.stringify`,
+/// `model_dump_json`, and this crate's writer): `type`, the id, `delta`, nothing else, no
+/// whitespace. Each is a run of fixed bytes with two strings between.
+const TEXT_CONTENT: &[u8; 44] = b"{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"";
+const TOOL_ARGS: &[u8; 39] = b"{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"";
+const DELTA: &[u8; 10] = b",\"delta\":\"";
+
+/// Whether `input` holds `lit` at `at`.
+#[inline(always)]
+fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
+    let Some(end) = at.checked_add(N) else {
+        return false;
+    };
+    match input
+        .get(at..end)
+        .and_then(|s| <&[u8; N]>::try_from(s).ok())
+    {
+        Some(s) => s == lit,
+        None => false,
+    }
+}
+
+/// An event [`template`] read: its type (`TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS`), id and
+/// delta.
+pub(crate) struct Templated<'a> {
+    t: EventType,
+    id: (&'a str, bool),
+    delta: (&'a str, bool),
+}
+
+/// Reads `input` when it is exactly one of the compact shapes above (bytes compared, no key
+/// read or looked up); `None` for anything else, which [`read`] then reads from the start.
+/// What it takes, [`read`] reads the same: the same option checks, the same two string reads
+/// ([`string`]), `type` first and the fields in canonical order, nothing after the `}`.
+#[inline(always)]
+pub(crate) fn template<'a>(
+    input: &'a [u8],
+    arena: &'a Bump,
+    opts: &ParseOptions,
+) -> Option<Templated<'a>> {
+    if input.len() > opts.max_input_bytes || opts.max_depth == 0 {
+        return None;
+    }
+    let (t, head) = if holds(input, 0, TEXT_CONTENT) {
+        (EventType::TextMessageContent, TEXT_CONTENT.len())
+    } else if holds(input, 0, TOOL_ARGS) {
+        (EventType::ToolCallArgs, TOOL_ARGS.len())
+    } else {
+        return None;
+    };
+    let mut p = Parser::new(input, arena, opts);
+    // At the id's opening quote.
+    p.cur.pos = head - 1;
+    let id = string(&mut p)?;
+    if !holds(input, p.cur.pos, DELTA) {
+        return None;
+    }
+    p.cur.pos += DELTA.len() - 1;
+    let delta = string(&mut p)?;
+    if p.cur.pos + 1 != input.len() || input.last() != Some(&b'}') {
+        return None;
+    }
+    Some(Templated {
+        t,
+        id: (id.raw, id.escaped),
+        delta: (delta.raw, delta.escaped),
+    })
+}
+
+/// The event [`template`] read, as [`build`] makes it from the same fields.
+#[inline(always)]
+pub(crate) fn build_templated(q: Templated<'_>) -> Event<'_> {
+    let base = EventBase {
+        timestamp: None,
+        raw_event: None,
+        metadata: None,
+        subagent_run_id: None,
+        extra: Default::default(),
+    };
+    let id = Str::from_validated(q.id.0, q.id.1);
+    let delta = Str::from_validated(q.delta.0, q.delta.1);
+    if q.t == EventType::TextMessageContent {
+        Event::TextMessageContent(TextMessageContentEvent {
+            base,
+            message_id: id,
+            delta,
+        })
+    } else {
+        Event::ToolCallArgs(ToolCallArgsEvent {
+            base,
+            tool_call_id: id,
+            delta,
+        })
+    }
+}
+
 /// Reads `input` as one event of the common shape into `out`, or gives up (`false`): see the
 /// module documentation. `false` says nothing about the input's validity. On `true` every
 /// required field of `out.t` is there, and [`build`] makes the event.

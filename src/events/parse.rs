@@ -57,6 +57,9 @@ impl<'a> Event<'a> {
         options: &ParseOptions,
     ) -> Result<Event<'a>, Error> {
         // The common events in one pass; anything else (errors included) the general way.
+        if let Some(q) = super::fast::template(input, arena, options) {
+            return Ok(super::fast::build_templated(q));
+        }
         let mut fields = super::fast::Fields::new();
         if super::fast::read(input, arena, options, &mut fields) {
             return Ok(super::fast::build(fields));

@@ -70,10 +70,11 @@ pub fn unescape_scalar(raw: &str) -> String {
     crate::model::unescape_scalar(raw)
 }
 
-/// Runs [`Event::parse_with`](crate::Event::parse_with)'s fast path and the general parser on
-/// `input`, with the default and the lenient options, and says where they disagree: when the
-/// fast path reads an event, the general parser must read the same one (equal, same debug
-/// form, same written JSON). Returns whether the fast path read it (with the default options).
+/// Runs [`Event::parse_with`](crate::Event::parse_with)'s fast paths (the compact templates
+/// and the one-pass reader) and the general parser on `input`, with the default and the
+/// lenient options, and says where they disagree: what a template reads, the one-pass reader
+/// must read the same; when the one-pass reader reads an event, the general parser must read
+/// the same one (equal, same debug form, same written JSON). Returns whether the fast path read it (with the default options).
 ///
 /// ```
 /// use agui_wire::parser::differential::event_paths_agree;
@@ -90,11 +91,20 @@ pub fn event_paths_agree(input: &[u8]) -> Result<bool, String> {
         .enumerate()
     {
         let mut fields = fast::Fields::new();
+        let templated = fast::template(input, &arena, opts).map(fast::build_templated);
         if !fast::read(input, &arena, opts, &mut fields) {
+            if let Some(t) = templated {
+                return Err(format!("the template reads {t:?}, the fast path gives up"));
+            }
             continue;
         }
         read |= k == 0;
         let quick = fast::build(fields);
+        if let Some(t) = templated
+            && (t != quick || format!("{t:?}") != format!("{quick:?}"))
+        {
+            return Err(format!("template {t:?}, fast path {quick:?}"));
+        }
         let general = crate::Event::parse_general(input, &arena, opts)
             .map_err(|e| format!("the fast path reads {quick:?}, the general parser fails: {e}"))?;
         if quick != general || format!("{quick:?}") != format!("{general:?}") {
@@ -105,6 +115,20 @@ pub fn event_paths_agree(input: &[u8]) -> Result<bool, String> {
         }
     }
     Ok(read)
+}
+
+/// Whether one of [`Event::parse_with`](crate::Event::parse_with)'s compact templates (a
+/// `TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS` of exactly `type`, id, `delta`, no whitespace)
+/// reads `input`, with the default options. (What it reads, [`event_paths_agree`] checks.)
+///
+/// ```
+/// use agui_wire::parser::differential::event_template_reads;
+/// assert!(event_template_reads(br#"{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{"}"#));
+/// assert!(!event_template_reads(br#"{"type":"TOOL_CALL_ARGS", "toolCallId":"c","delta":"{"}"#));
+/// ```
+pub fn event_template_reads(input: &[u8]) -> bool {
+    let arena = bumpalo::Bump::new();
+    crate::events::fast::template(input, &arena, &ParseOptions::default()).is_some()
 }
 
 /// Runs the scanner's short-string look and its general string scanner on the string whose
