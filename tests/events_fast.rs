@@ -90,8 +90,9 @@ fn other_shapes_go_the_general_way() {
 }
 
 /// The compact templates (`TEXT_MESSAGE_CONTENT` and `TOOL_CALL_ARGS` written as `type`, id,
-/// `delta` and nothing else, no whitespace) read these, the same as the one-pass reader and
-/// the general parser do.
+/// `delta`; `TEXT_MESSAGE_START` as `type`, id, `"role":"assistant"`; `TEXT_MESSAGE_END` and
+/// `TOOL_CALL_END` as `type`, id; nothing else, no whitespace) read these, the same as the
+/// one-pass reader and the general parser do.
 #[test]
 fn compact_templates_read_these() {
     for ev in [
@@ -103,6 +104,9 @@ fn compact_templates_read_these() {
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"\u00e9\ud83d\ude80"}"#,
         r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"city\":\"Z\u00fcrich\"}"}"#,
         r#"{"type":"TOOL_CALL_ARGS","toolCallId":"call-000001","delta":"s\": \"東京\", \"d"}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m\u00e91"}"#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
     ] {
         assert!(event_template_reads(ev.as_bytes()), "not read: {ev}");
         assert!(agree(ev.as_bytes()), "not taken: {ev}");
@@ -139,6 +143,17 @@ fn compact_templates_leave_these() {
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"#,
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":""#,
         r#"{"type":"TEXT_MESSAGE_CONTENT"}"#,
+        // The other templated types: other roles, other fields, cut.
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"user"}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"tool"}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant","name":"a"}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"} "#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1"}"#,
+        r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistan"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1","delta":"x"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1""#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":"c1","x":1}"#,
+        r#"{"type":"TOOL_CALL_END","toolCallId":null}"#,
     ] {
         assert!(!event_template_reads(ev.as_bytes()), "read: {ev}");
         agree(ev.as_bytes());
@@ -290,12 +305,11 @@ proptest! {
         event_paths_agree(&bytes).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
     }
 
-    /// Compact `TEXT_MESSAGE_CONTENT` and `TOOL_CALL_ARGS` events with strings of every shape,
-    /// sometimes cut or with one byte changed: the templates, the one-pass reader and the
-    /// general parser agree.
+    /// Compact events of the templated shapes with strings of every shape, sometimes cut or
+    /// with one byte changed: the templates, the one-pass reader and the general parser agree.
     #[test]
     fn templates_and_general_agree(
-        tool in any::<bool>(),
+        kind in 0usize..5,
         id in "[a-z0-9\"\\\\\u{e9}-]{0,20}",
         delta in "[a-z\"\\\\/\u{e9}\u{6771}\u{1F680} \t\n{}:,]{0,90}",
         raw_delta in proptest::option::of(prop_oneof![
@@ -309,8 +323,14 @@ proptest! {
             Some(r) => format!("\"{r}\""),
             None => json(&delta),
         };
-        let (t, key) = if tool { ("TOOL_CALL_ARGS", "toolCallId") } else { ("TEXT_MESSAGE_CONTENT", "messageId") };
-        let s = format!(r#"{{"type":"{t}","{key}":{},"delta":{delta}}}"#, json(&id));
+        let (t, key, rest) = match kind {
+            0 => ("TEXT_MESSAGE_CONTENT", "messageId", format!(r#","delta":{delta}"#)),
+            1 => ("TOOL_CALL_ARGS", "toolCallId", format!(r#","delta":{delta}"#)),
+            2 => ("TEXT_MESSAGE_START", "messageId", r#","role":"assistant""#.to_string()),
+            3 => ("TEXT_MESSAGE_END", "messageId", String::new()),
+            _ => ("TOOL_CALL_END", "toolCallId", String::new()),
+        };
+        let s = format!(r#"{{"type":"{t}","{key}":{}{rest}}}"#, json(&id));
         let mut bytes = s.into_bytes();
         if let Some((at, b)) = change
             && at < bytes.len()

@@ -88,12 +88,17 @@ impl<'a> Fields<'a> {
     }
 }
 
-/// The two hottest events of a stream, as compact writers put them (`JSON.stringify`,
-/// `model_dump_json`, and this crate's writer): `type`, the id, `delta`, nothing else, no
-/// whitespace. Each is a run of fixed bytes with two strings between.
+/// The hottest events of a stream, as compact writers put them (`JSON.stringify`,
+/// `model_dump_json`, and this crate's writer): `type`, the id, then `delta` (the content
+/// and arguments events), `role` (an assistant message's start) or nothing (the ends), no
+/// whitespace. Each is a run of fixed bytes with one or two strings between.
 const TEXT_CONTENT: &[u8; 44] = b"{\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"";
 const TOOL_ARGS: &[u8; 39] = b"{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"";
+const TEXT_START: &[u8; 42] = b"{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"";
+const TEXT_END: &[u8; 40] = b"{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"";
+const TOOL_END: &[u8; 38] = b"{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"";
 const DELTA: &[u8; 10] = b",\"delta\":\"";
+const ASSISTANT: &[u8; 20] = b",\"role\":\"assistant\"}";
 
 /// Whether `input` holds `lit` at `at`.
 #[inline(always)]
@@ -110,8 +115,7 @@ fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
     }
 }
 
-/// An event [`template`] read: its type (`TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS`), id and
-/// delta.
+/// An event [`template`] read: its type, id and, for the content and arguments events, delta.
 pub(crate) struct Templated<'a> {
     t: EventType,
     id: (&'a str, bool),
@@ -120,21 +124,29 @@ pub(crate) struct Templated<'a> {
 
 /// Reads `input` when it is exactly one of the compact shapes above (bytes compared, no key
 /// read or looked up); `None` for anything else, which [`read`] then reads from the start.
-/// What it takes, [`read`] reads the same: the same option checks, the same two string reads
-/// ([`string`]), `type` first and the fields in canonical order, nothing after the `}`.
+/// What it takes, [`read`] reads the same: the same option checks, the same string reads
+/// ([`string`]), `type` first and the fields in canonical order, `role` read as
+/// [`Parser::role_in`] reads `"assistant"` there, nothing after the `}`.
 #[inline(always)]
 pub(crate) fn template<'a>(
     input: &'a [u8],
     arena: &'a Bump,
     opts: &ParseOptions,
 ) -> Option<Templated<'a>> {
+    use EventType as T;
     if input.len() > opts.max_input_bytes || opts.max_depth == 0 {
         return None;
     }
     let (t, head) = if holds(input, 0, TEXT_CONTENT) {
-        (EventType::TextMessageContent, TEXT_CONTENT.len())
+        (T::TextMessageContent, TEXT_CONTENT.len())
     } else if holds(input, 0, TOOL_ARGS) {
-        (EventType::ToolCallArgs, TOOL_ARGS.len())
+        (T::ToolCallArgs, TOOL_ARGS.len())
+    } else if holds(input, 0, TEXT_START) {
+        (T::TextMessageStart, TEXT_START.len())
+    } else if holds(input, 0, TEXT_END) {
+        (T::TextMessageEnd, TEXT_END.len())
+    } else if holds(input, 0, TOOL_END) {
+        (T::ToolCallEnd, TOOL_END.len())
     } else {
         return None;
     };
@@ -142,24 +154,38 @@ pub(crate) fn template<'a>(
     // At the id's opening quote.
     p.cur.pos = head - 1;
     let id = string(&mut p)?;
-    if !holds(input, p.cur.pos, DELTA) {
-        return None;
-    }
-    p.cur.pos += DELTA.len() - 1;
-    let delta = string(&mut p)?;
+    let delta = match t {
+        T::TextMessageContent | T::ToolCallArgs => {
+            if !holds(input, p.cur.pos, DELTA) {
+                return None;
+            }
+            p.cur.pos += DELTA.len() - 1;
+            let delta = string(&mut p)?;
+            (delta.raw, delta.escaped)
+        }
+        T::TextMessageStart => {
+            if !holds(input, p.cur.pos, ASSISTANT) {
+                return None;
+            }
+            p.cur.pos += ASSISTANT.len() - 1;
+            ("", false)
+        }
+        _ => ("", false),
+    };
     if p.cur.pos + 1 != input.len() || input.last() != Some(&b'}') {
         return None;
     }
     Some(Templated {
         t,
         id: (id.raw, id.escaped),
-        delta: (delta.raw, delta.escaped),
+        delta,
     })
 }
 
 /// The event [`template`] read, as [`build`] makes it from the same fields.
 #[inline(always)]
 pub(crate) fn build_templated(q: Templated<'_>) -> Event<'_> {
+    use EventType as T;
     let base = EventBase {
         timestamp: None,
         raw_event: None,
@@ -169,18 +195,32 @@ pub(crate) fn build_templated(q: Templated<'_>) -> Event<'_> {
     };
     let id = Str::from_validated(q.id.0, q.id.1);
     let delta = Str::from_validated(q.delta.0, q.delta.1);
-    if q.t == EventType::TextMessageContent {
-        Event::TextMessageContent(TextMessageContentEvent {
+    match q.t {
+        T::TextMessageContent => Event::TextMessageContent(TextMessageContentEvent {
             base,
             message_id: id,
             delta,
-        })
-    } else {
-        Event::ToolCallArgs(ToolCallArgsEvent {
+        }),
+        T::ToolCallArgs => Event::ToolCallArgs(ToolCallArgsEvent {
             base,
             tool_call_id: id,
             delta,
-        })
+        }),
+        T::TextMessageStart => Event::TextMessageStart(TextMessageStartEvent {
+            base,
+            message_id: id,
+            role: Some(Role::Assistant),
+            name: None,
+        }),
+        T::TextMessageEnd => Event::TextMessageEnd(TextMessageEndEvent {
+            base,
+            message_id: id,
+        }),
+        // `TOOL_CALL_END`, the only other type `template` reads.
+        _ => Event::ToolCallEnd(ToolCallEndEvent {
+            base,
+            tool_call_id: id,
+        }),
     }
 }
 
