@@ -58,7 +58,7 @@ pub fn skip_paths_agree(bytes: &[u8], depth: usize, max_depth: usize) -> Result<
 ///
 /// ```
 /// use agui_wire::parser::differential::skip_in_passes_agrees;
-/// let doc = format!("[{}"x\u00e9"]", "1.5, true, ".repeat(20));
+/// let doc = format!(r#"[{}"x\u00e9"]"#, "1.5, true, ".repeat(20));
 /// skip_in_passes_agrees(doc.as_bytes(), &[1, 40, 41, 100], 0, 128).unwrap();
 /// skip_in_passes_agrees(b"[1, 2,]", &[3], 0, 128).unwrap(); // the same error
 /// ```
