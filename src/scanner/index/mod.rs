@@ -481,6 +481,64 @@ pub(crate) fn passes_agree(
             "in passes cut at {cuts:?}: {got:?}, in one go {want:?}"
         ));
     }
+    resumable_kernels_agree(bytes, cuts, depth, max_depth)
+}
+
+/// The resumable walk alone, on every kernel, over the container at the start of `bytes`
+/// (after whitespace) in passes over its prefixes ending at `cuts`, then the whole: each pass
+/// must give the same answer, position, whitespace count and kept state on every kernel.
+fn resumable_kernels_agree(
+    bytes: &[u8],
+    cuts: &[usize],
+    depth: usize,
+    max_depth: usize,
+) -> Result<(), String> {
+    use super::Cursor;
+    use super::resume::Resume;
+    let mut c = Cursor::new(bytes);
+    c.skip_ws();
+    let start = c.pos;
+    let kind = match c.peek() {
+        Some(b'{') => JsonKind::Object,
+        Some(b'[') => JsonKind::Array,
+        _ => return Ok(()),
+    };
+    let mut cuts: Vec<usize> = cuts
+        .iter()
+        .map(|&c| c.min(bytes.len()))
+        .filter(|&c| c > start)
+        .collect();
+    cuts.sort_unstable();
+    cuts.push(bytes.len());
+    let mut runs = Vec::new();
+    for k in Kernel::available() {
+        let mut paused = Paused::at(start, kind);
+        let mut trace = Vec::new();
+        for &cut in &cuts {
+            let mut c = Cursor::new(&bytes[..cut]);
+            let mut resume = Box::new(Resume::new());
+            resume.begin(cut < bytes.len());
+            c.resume = Some(resume);
+            c.pos = paused.pos;
+            let walked = c.skip_indexed_resumable(k, depth, max_depth, &mut paused);
+            trace.push(format!(
+                "{walked:?} pos {} ws {} at {} {:?} spill {:?}",
+                c.pos, c.ws, paused.pos, paused.walk, paused.spill
+            ));
+            if walked != Walked::Paused {
+                break;
+            }
+        }
+        runs.push((k, trace));
+    }
+    for (k, trace) in &runs[1..] {
+        if trace != &runs[0].1 {
+            return Err(format!(
+                "resumable walk, cuts {cuts:?}: {k:?} {trace:?}, {:?} {:?}",
+                runs[0].0, runs[0].1
+            ));
+        }
+    }
     Ok(())
 }
 
