@@ -270,6 +270,23 @@ fn errors_reported_when_proven() {
         ("\u{feff}{}", "\u{feff}"),
         ("[", "["),
     ];
+    // The same inside a raw value long enough for the structural index.
+    let head = format!(
+        r#"{{"threadId":"t","runId":"r","messages":[],"state":{{"pad":[{}0],"a":"#,
+        "1.5,true,\"x\",".repeat(20)
+    );
+    let long: Vec<(String, String)> = ["01", "12x", "nul1", "[1,]", "\"\\ud800x", "\"\\q"]
+        .iter()
+        .map(|bad| (format!("{head}{bad}"), format!("{head}{bad}")))
+        .chain(std::iter::once((
+            format!("{head}\"a\u{1}b\""),
+            format!("{head}\"a\u{1}"),
+        )))
+        .collect();
+    let cases = cases
+        .iter()
+        .map(|&(d, p)| (d, p))
+        .chain(long.iter().map(|(d, p)| (d.as_str(), p.as_str())));
     for (doc, proof) in cases {
         let want = one_shot(doc.as_bytes(), &ParseOptions::default()).unwrap_err();
         for cuts in [bytewise(doc.as_bytes()), vec![proof.len() - 1, proof.len()]] {
@@ -525,6 +542,35 @@ fn invalid_utf8_before_an_escape_cut_by_a_chunk_end() {
         for cut in [backslash, backslash + 1] {
             let got = feed(&doc, &[cut], &ParseOptions::default());
             assert_eq!(got.result, Err(want.clone()), "pad {pad} cut {cut}");
+        }
+    }
+}
+
+/// A raw `state` long enough for the structural index, which keeps its state between passes:
+/// every two-chunk split, one-byte chunks, and damaged bytes (a quote, a backslash, a bracket,
+/// a control byte, invalid UTF-8, a letter in a number) with chunks ending just before, at and
+/// after them: the same document or the same error (kind, offset, path) as one-shot parsing.
+#[test]
+fn a_raw_state_in_passes() {
+    let mut state = String::from(r#"{"items":["#);
+    for i in 0..12 {
+        state.push_str(&format!(
+            r#"{{"id":{i},"s":"x\"é\ud83d\ude00 {i}","v":[1.5e-3,true,null,{{"deep":[[]]}}]}},"#
+        ));
+    }
+    state.push_str(r#"{}], "tail" : "𝄞" }"#);
+    let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[],"state":{state},"x":1}}"#);
+    let doc = doc.as_bytes();
+    let start = doc.windows(8).position(|w| w == br#""state":"#).unwrap() + 8;
+    every_two_chunk_split(doc);
+    same(doc, &bytewise(doc));
+    for at in (start..start + state.len()).step_by(5) {
+        for byte in [b'"', b'\\', b']', 0x01, 0xFF, b'x'] {
+            let mut bad = doc.to_vec();
+            bad[at] = byte;
+            same(&bad, &[at - 1, at, at + 1]);
+            same(&bad, &[start + 1, at + 2]);
+            same(&bad, &(1..bad.len()).step_by(13).collect::<Vec<_>>());
         }
     }
 }

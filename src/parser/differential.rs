@@ -51,6 +51,26 @@ pub fn skip_paths_agree(bytes: &[u8], depth: usize, max_depth: usize) -> Result<
     crate::scanner::index::skip_paths_agree(bytes, depth, max_depth)
 }
 
+/// Validates the JSON value at the start of `bytes` as the chunk-fed parser does, in passes
+/// over a growing buffer (its prefixes ending at each of `cuts`, then the whole; the
+/// structural index keeps its state from pass to pass), and in one go, and says where they
+/// differ: kind, end, whitespace count, or error kind and offset.
+///
+/// ```
+/// use agui_wire::parser::differential::skip_in_passes_agrees;
+/// let doc = format!(r#"[{}"x\u00e9"]"#, "1.5, true, ".repeat(20));
+/// skip_in_passes_agrees(doc.as_bytes(), &[1, 40, 41, 100], 0, 128).unwrap();
+/// skip_in_passes_agrees(b"[1, 2,]", &[3], 0, 128).unwrap(); // the same error
+/// ```
+pub fn skip_in_passes_agrees(
+    bytes: &[u8],
+    cuts: &[usize],
+    depth: usize,
+    max_depth: usize,
+) -> Result<(), String> {
+    crate::scanner::index::passes_agree(bytes, cuts, depth, max_depth)
+}
+
 /// Unescapes JSON string content the fast way (runs between backslashes copied whole), as
 /// [`Str::unescaped`](crate::Str::unescaped) and [`Str::in_arena`](crate::Str::in_arena) do.
 ///

@@ -507,6 +507,9 @@ impl<'a> Cursor<'a> {
                 r.skip = Some(slot);
                 return Ok(kind);
             }
+            if slot.walk.is_some() {
+                return self.skip_walk_on(start, ws_start, depth, max_depth, slot);
+            }
             return self.skip_container(start, ws_start, depth, max_depth, slot);
         }
         if let Some(kind) = self.scalar()? {
@@ -528,20 +531,26 @@ impl<'a> Cursor<'a> {
         index: bool,
     ) -> RawResult<JsonKind> {
         if index
-            && self.bytes.len() - start >= index::INDEX_MIN
+            // (On a growing buffer the value may be large whatever is in the buffer yet.)
+            && (self.bytes.len() - start >= index::INDEX_MIN || self.partial())
             && !matches!(self.bytes.get(start + 1), Some(b'}' | b']'))
             && let Some(kernel) = index::Kernel::fast()
         {
-            // On a buffer that is still growing, the walk succeeds only for a value already
-            // wholly in it (it must see the closing bracket), which is then remembered as the
-            // byte-by-byte walk remembers it; a value cut by the end of the buffer is walked
-            // again by the resumable loop below, which keeps its state for the next pass (so
-            // the value is indexed at most once more than it is read: still linear).
-            if let Some(kind) = self.skip_indexed(kernel, depth, max_depth) {
-                return Ok(self.skip_done(start, ws_start, depth, kind));
+            // A value wholly in the buffer (most are small) takes the plain walk; on a growing
+            // buffer, one cut by its end is walked again from its start by the resumable
+            // walk, which keeps its state where the bytes run out for the next pass to
+            // continue (see `index::Paused`): each byte is indexed about once, and twice in
+            // the first pass over a large value.
+            if self.bytes.len() - start >= index::INDEX_MIN {
+                if let Some(kind) = self.skip_indexed(kernel, depth, max_depth) {
+                    return Ok(self.skip_done(start, ws_start, depth, kind));
+                }
+                self.pos = start;
+                self.ws = ws_start;
             }
-            self.pos = start;
-            self.ws = ws_start;
+            if self.partial() {
+                return self.skip_walk_fresh(kernel, start, ws_start, depth, max_depth);
+            }
         }
         let kind = if self.peek() == Some(b'{') {
             JsonKind::Object
@@ -557,6 +566,7 @@ impl<'a> Cursor<'a> {
             stack: BitStack::new(),
             ws: 0,
             done: false,
+            walk: None,
         };
         self.skip_container(start, ws_start, depth, max_depth, slot)
     }
@@ -566,7 +576,7 @@ impl<'a> Cursor<'a> {
     /// the position where it failed, so running out of bytes anywhere leaves a state that a
     /// later pass continues from. The loop itself is the plain one (a turn per container
     /// opened, a turn per value after the first): steps only matter when something fails.
-    fn skip_container(
+    pub(crate) fn skip_container(
         &mut self,
         start: usize,
         ws_start: usize,
@@ -718,7 +728,7 @@ impl<'a> Cursor<'a> {
 
     /// A value that ended well: on a growing buffer, a long one is remembered whole.
     #[inline]
-    fn skip_done(
+    pub(crate) fn skip_done(
         &mut self,
         start: usize,
         ws_start: usize,
@@ -737,6 +747,7 @@ impl<'a> Cursor<'a> {
                 stack: BitStack::new(),
                 ws: self.ws - ws_start,
                 done: true,
+                walk: None,
             });
         }
         kind
@@ -769,6 +780,7 @@ impl<'a> Cursor<'a> {
                 stack,
                 ws,
                 done: false,
+                walk: None,
             });
             r.stopped_in = Stopped::Value;
         }

@@ -142,6 +142,11 @@ pub(crate) struct SkipSlot {
     /// Whitespace bytes skipped inside the value up to `pos`.
     pub(crate) ws: usize,
     pub(crate) done: bool,
+    /// The value is being walked over the structural index ([`super::index`]): its state at
+    /// `pos` (then `stack` holds the containers open past the innermost 64, and `step` means
+    /// nothing). `None`: the byte-by-byte validator's state, which a value that falls back
+    /// to it keeps to its end (it is never indexed again, so the fallback costs one re-read).
+    pub(crate) walk: Option<super::index::WalkState>,
 }
 
 /// The scanner's memory across passes, and the book-keeping of how much a pass re-read.
@@ -159,6 +164,9 @@ pub(crate) struct Resume {
     pub(crate) walk_from: usize,
     /// Bytes below `high` read again in this pass.
     pub(crate) reread: usize,
+    /// Bytes of raw values put through the structural index, over all passes (for the
+    /// tests: each byte about once).
+    pub(crate) indexed: usize,
     /// The token where this pass ran out of bytes, if it was a string or a raw value: the
     /// next pass would re-descend straight back to it, so the driver may continue it directly.
     pub(crate) stopped_in: Stopped,
@@ -185,6 +193,7 @@ impl Resume {
             high: 0,
             walk_from: 0,
             reread: 0,
+            indexed: 0,
             stopped_in: Stopped::Elsewhere,
         }
     }
@@ -350,26 +359,13 @@ impl Cursor<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::{ErrorKind, RawResult};
+    use crate::error::RawResult;
     use crate::scanner::Cursor;
     use proptest::prelude::*;
 
     /// Validates `doc` as one value in passes over its prefixes ending at `cuts`, then whole.
     fn in_passes(doc: &[u8], cuts: &[usize]) -> RawResult<(JsonKind, usize, usize)> {
-        let mut resume = Box::new(Resume::new());
-        for &cut in cuts.iter().chain(std::iter::once(&doc.len())) {
-            let partial = cut < doc.len();
-            let mut c = Cursor::new(&doc[..cut]);
-            resume.begin(partial);
-            c.resume = Some(resume);
-            let r = c.skip_value(0, 8).map(|k| (k, c.pos, c.ws));
-            resume = c.resume.take().expect("given back");
-            match r {
-                Err(e) if partial && e.kind == ErrorKind::UnexpectedEof => continue,
-                other => return other,
-            }
-        }
-        unreachable!("the last pass is not partial")
+        crate::scanner::index::skip_in_passes(doc, cuts, 0, 8).0
     }
 
     fn whole(doc: &[u8]) -> RawResult<(JsonKind, usize, usize)> {
@@ -409,8 +405,9 @@ mod tests {
         }
     }
 
-    /// Values long enough for the structural index (which runs on a growing buffer only when
-    /// the whole value is in it), cut everywhere once, in many passes, and damaged.
+    /// Values long enough for the structural index (which keeps its state between passes on
+    /// a growing buffer), cut everywhere once, in one-byte passes, in many passes, and
+    /// damaged.
     #[test]
     fn long_values_in_passes() {
         // (Not the deepest values: `check` allows 8 levels, and the walk should succeed.)
@@ -434,13 +431,20 @@ mod tests {
                 check(doc, &[cut]);
             }
             check(doc, &(1..doc.len()).step_by(7).collect::<Vec<_>>());
+            check(doc, &(1..doc.len()).collect::<Vec<_>>());
             for at in (0..doc.len()).step_by(3) {
-                for byte in [b'"', b'\\', b']', b'x', 0x01, b'7'] {
+                for byte in [b'"', b'\\', b']', b'x', 0x01, b'7', 0xC3, 0xFF] {
                     let mut bad = doc.to_vec();
                     bad[at] = byte;
                     check(&bad, &[at, at + 1, doc.len() - 1]);
+                    check(&bad, &[at.saturating_sub(1), at + 2]);
                     check(&bad, &[]);
                 }
+            }
+            for at in (0..doc.len()).step_by(29) {
+                let mut bad = doc.to_vec();
+                bad[at] = b'"';
+                check(&bad, &(1..doc.len()).collect::<Vec<_>>());
             }
         }
     }

@@ -1,8 +1,9 @@
 //! Linear work whatever the chunking (issue 12): each shape below puts one long token where a
-//! pass runs out of bytes over and over (a whitespace run, a number, a key, a literal run, in
-//! every place the grammar allows one), is fed in 4 KiB chunks at two sizes, and the bytes the
-//! parser read more than once (its own counter, `BodyParser::reread`: no clock) must stay a
-//! small fraction of the body and grow no faster than it.
+//! pass runs out of bytes over and over (a whitespace run, a number, a key, a literal run, a
+//! raw value of many small tokens, in every place the grammar allows one), is fed in 4 KiB
+//! chunks at two sizes, and the bytes the parser read more than once (its own counter,
+//! `BodyParser::reread`: no clock) must stay a small fraction of the body and grow no faster
+//! than it.
 
 use super::*;
 
@@ -43,6 +44,25 @@ fn ws(n: usize) -> String {
 
 fn digits(n: usize) -> String {
     "1234567890".repeat(n / 10)
+}
+
+/// A raw object of about `n` bytes of small records (the `stream` bench's `state`), walked
+/// over the structural index, resumably.
+fn records(n: usize) -> String {
+    let mut s = String::from(r#"{"items":["#);
+    let mut i = 0;
+    while s.len() < n {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!(
+            r#"{{"id":{i},"name":"item-{i}","tags":["a","bb","ccc"],"score":{}.25,"nested":{{"ok":true,"v":[1,2,{{"deep":null}}]}}}}"#,
+            i % 1000
+        ));
+        i += 1;
+    }
+    s.push_str("]}");
+    s
 }
 
 const HEAD: &str = r#"{"threadId":"t","runId":"r","messages":[]"#;
@@ -148,6 +168,15 @@ fn shapes() -> Vec<Shape> {
                 "1,".repeat(n / 2)
             )
         }),
+        ("a large state of small records", |n| {
+            format!(r#"{HEAD},"state":{}}}"#, records(n))
+        }),
+        ("a large tool parameters object of small records", |n| {
+            format!(
+                r#"{HEAD},"tools":[{{"name":"f","description":"d","parameters":{}}}]}}"#,
+                records(n)
+            )
+        }),
         ("an invalid number after a long run", |n| {
             format!(r#"{HEAD},"state":[{}.x]}}"#, digits(n))
         }),
@@ -175,4 +204,15 @@ fn every_long_run_is_read_about_once() {
     }
     eprintln!("{report}");
     assert!(failed.is_empty(), "re-read too much: {failed:?}\n{report}");
+}
+
+/// A 100 KB `state` fed a byte at a time: the index keeps its place from pass to pass, so
+/// the bytes read again stay a fraction of the body (a number or a literal cut by the end of
+/// the bytes is walked again from its start), not 100 KB per pass.
+#[test]
+fn a_large_state_in_one_byte_chunks() {
+    let doc = format!(r#"{HEAD},"state":{}}}"#, records(100_000));
+    let reread = reread(doc.as_bytes(), 1);
+    eprintln!("one-byte chunks: re-read {reread} of {}", doc.len());
+    assert!(reread <= doc.len(), "re-read {reread} of {}", doc.len());
 }

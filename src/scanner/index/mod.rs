@@ -24,6 +24,13 @@
 pub(crate) mod scalar;
 mod walk;
 
+pub(crate) use walk::WalkState;
+use walk::{Paused, Walked};
+
+use super::resume::{SkipSlot, Step, Stopped};
+use crate::error::{ErrorKind, RawError, RawResult};
+use crate::model::JsonKind;
+
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
 pub(crate) mod avx2;
 
@@ -292,6 +299,247 @@ impl super::Cursor<'_> {
         }
         self.skip_fresh_container(start, ws_start, depth, max_depth, false)
     }
+}
+
+impl super::Cursor<'_> {
+    /// The container at the cursor (at `start`), on a buffer that may still grow, met for the
+    /// first time in this parse: walked over the index, resumably.
+    #[inline(never)]
+    pub(crate) fn skip_walk_fresh(
+        &mut self,
+        kernel: Kernel,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        max_depth: usize,
+    ) -> RawResult<JsonKind> {
+        let kind = if self.bytes.get(start) == Some(&b'{') {
+            JsonKind::Object
+        } else {
+            JsonKind::Array
+        };
+        let paused = Paused::at(start, kind);
+        self.skip_walk(kernel, start, ws_start, depth, max_depth, paused)
+    }
+
+    /// Continues the walk a previous pass left in `slot` (the cursor at `slot.pos`, `ws`
+    /// counted up to there).
+    #[inline(never)]
+    pub(crate) fn skip_walk_on(
+        &mut self,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        max_depth: usize,
+        slot: SkipSlot,
+    ) -> RawResult<JsonKind> {
+        let paused = Paused {
+            pos: slot.pos,
+            ws: 0,
+            kind: slot.kind,
+            walk: slot.walk,
+            spill: slot.stack,
+        };
+        match Kernel::fast() {
+            Some(kernel) => self.skip_walk(kernel, start, ws_start, depth, max_depth, paused),
+            // (A slot with a walk is only made where there is a fast kernel.)
+            None => self.skip_bytewise_from(start, ws_start, depth, max_depth, paused.kind),
+        }
+    }
+
+    fn skip_walk(
+        &mut self,
+        kernel: Kernel,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        max_depth: usize,
+        mut paused: Paused,
+    ) -> RawResult<JsonKind> {
+        let from = paused.pos;
+        let walked = self.skip_indexed_resumable(kernel, depth, max_depth, &mut paused);
+        let to = match walked {
+            Walked::Valid(_) => self.pos,
+            _ => self.bytes.len(),
+        };
+        if let Some(r) = &mut self.resume {
+            r.indexed += to.saturating_sub(from);
+        }
+        match walked {
+            Walked::Valid(kind) => Ok(self.skip_done(start, ws_start, depth, kind)),
+            Walked::Paused => {
+                let len = self.bytes.len();
+                let ws = self.ws - ws_start + paused.ws;
+                if let Some(r) = &mut self.resume {
+                    r.skip = Some(SkipSlot {
+                        start,
+                        depth,
+                        kind: paused.kind,
+                        pos: paused.pos,
+                        step: Step::Value,
+                        stack: paused.spill,
+                        ws,
+                        done: false,
+                        walk: paused.walk,
+                    });
+                    r.stopped_in = Stopped::Value;
+                }
+                self.pos = len;
+                Err(RawError::new(ErrorKind::UnexpectedEof, len))
+            }
+            Walked::Unsure => {
+                // Back to the value's start, for the byte-by-byte validator, which reads
+                // again all the walk read (the walk itself counts as the index did before it
+                // was resumable: not at all; it runs at most once in vain per value).
+                if let Some(r) = &mut self.resume {
+                    r.jump(paused.pos, start);
+                }
+                self.skip_bytewise_from(start, ws_start, depth, max_depth, paused.kind)
+            }
+        }
+    }
+
+    /// The byte-by-byte validator over the container at `start`, from its bracket; on a
+    /// growing buffer its state is kept as a byte-by-byte one, so the value is not indexed
+    /// again.
+    fn skip_bytewise_from(
+        &mut self,
+        start: usize,
+        ws_start: usize,
+        depth: usize,
+        max_depth: usize,
+        kind: JsonKind,
+    ) -> RawResult<JsonKind> {
+        self.pos = start;
+        self.ws = ws_start;
+        let slot = SkipSlot {
+            start,
+            depth,
+            kind,
+            pos: start,
+            step: Step::Open,
+            stack: super::BitStack::new(),
+            ws: 0,
+            done: false,
+            walk: None,
+        };
+        self.skip_container(start, ws_start, depth, max_depth, slot)
+    }
+}
+
+/// Validates the value at the start of `bytes` (after whitespace) in passes over its
+/// prefixes ending at `cuts` (each at most `bytes.len()`), then over the whole, as the
+/// chunk-fed parser does: the verdict of the first pass that gives one (kind, end and
+/// whitespace count, or the error), the bytes the passes read again, and the bytes they put
+/// through the index.
+#[allow(clippy::type_complexity)]
+pub(crate) fn skip_in_passes(
+    bytes: &[u8],
+    cuts: &[usize],
+    depth: usize,
+    max_depth: usize,
+) -> (RawResult<(JsonKind, usize, usize)>, usize, usize) {
+    use super::Cursor;
+    use super::resume::Resume;
+    let mut resume = Box::new(Resume::new());
+    let mut cuts: Vec<usize> = cuts.iter().map(|&c| c.min(bytes.len())).collect();
+    cuts.sort_unstable();
+    cuts.push(bytes.len());
+    let mut reread = 0;
+    for cut in cuts {
+        let partial = cut < bytes.len();
+        let mut c = Cursor::new(&bytes[..cut]);
+        resume.begin(partial);
+        c.resume = Some(resume);
+        let r = c.skip_value(depth, max_depth).map(|k| (k, c.pos, c.ws));
+        let Some(r2) = c.resume.take() else {
+            unreachable!("the cursor gives the resume state back")
+        };
+        resume = r2;
+        reread += resume.end(cut);
+        match r {
+            Err(e) if partial && e.kind == ErrorKind::UnexpectedEof => continue,
+            other => return (other, reread, resume.indexed),
+        }
+    }
+    unreachable!("the last pass is not partial")
+}
+
+/// [`skip_in_passes`] against one go (which takes the index when it pays): the same verdict,
+/// end, whitespace count, error kind and offset.
+pub(crate) fn passes_agree(
+    bytes: &[u8],
+    cuts: &[usize],
+    depth: usize,
+    max_depth: usize,
+) -> Result<(), String> {
+    let mut c = super::Cursor::new(bytes);
+    let want = c.skip_value(depth, max_depth).map(|k| (k, c.pos, c.ws));
+    let (got, _, _) = skip_in_passes(bytes, cuts, depth, max_depth);
+    if got != want {
+        return Err(format!(
+            "in passes cut at {cuts:?}: {got:?}, in one go {want:?}"
+        ));
+    }
+    resumable_kernels_agree(bytes, cuts, depth, max_depth)
+}
+
+/// The resumable walk alone, on every kernel, over the container at the start of `bytes`
+/// (after whitespace) in passes over its prefixes ending at `cuts`, then the whole: each pass
+/// must give the same answer, position, whitespace count and kept state on every kernel.
+fn resumable_kernels_agree(
+    bytes: &[u8],
+    cuts: &[usize],
+    depth: usize,
+    max_depth: usize,
+) -> Result<(), String> {
+    use super::Cursor;
+    use super::resume::Resume;
+    let mut c = Cursor::new(bytes);
+    c.skip_ws();
+    let start = c.pos;
+    let kind = match c.peek() {
+        Some(b'{') => JsonKind::Object,
+        Some(b'[') => JsonKind::Array,
+        _ => return Ok(()),
+    };
+    let mut cuts: Vec<usize> = cuts
+        .iter()
+        .map(|&c| c.min(bytes.len()))
+        .filter(|&c| c > start)
+        .collect();
+    cuts.sort_unstable();
+    cuts.push(bytes.len());
+    let mut runs = Vec::new();
+    for k in Kernel::available() {
+        let mut paused = Paused::at(start, kind);
+        let mut trace = Vec::new();
+        for &cut in &cuts {
+            let mut c = Cursor::new(&bytes[..cut]);
+            let mut resume = Box::new(Resume::new());
+            resume.begin(cut < bytes.len());
+            c.resume = Some(resume);
+            c.pos = paused.pos;
+            let walked = c.skip_indexed_resumable(k, depth, max_depth, &mut paused);
+            trace.push(format!(
+                "{walked:?} pos {} ws {} at {} {:?} spill {:?}",
+                c.pos, c.ws, paused.pos, paused.walk, paused.spill
+            ));
+            if walked != Walked::Paused {
+                break;
+            }
+        }
+        runs.push((k, trace));
+    }
+    for (k, trace) in &runs[1..] {
+        if trace != &runs[0].1 {
+            return Err(format!(
+                "resumable walk, cuts {cuts:?}: {k:?} {trace:?}, {:?} {:?}",
+                runs[0].0, runs[0].1
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Runs every kernel over `bytes` (blocks from offset 0) and says where one disagrees with

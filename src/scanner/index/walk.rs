@@ -18,6 +18,7 @@
 //! small value in a large input costs one block or two.
 
 use super::{BLOCK, Carry, Kernel, WINDOW};
+use crate::error::ErrorKind;
 use crate::model::JsonKind;
 use crate::scanner::{BitStack, Cursor};
 
@@ -224,6 +225,81 @@ fn scalar_run(bytes: &[u8], base: usize, digit: u64, number: bool, i: usize, end
     }
 }
 
+/// What the walk says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Walked {
+    /// The value is valid: the cursor after it, its whitespace counted.
+    Valid(JsonKind),
+    /// All seen so far is valid, and the bytes ran out inside the value (a partial buffer):
+    /// the state to continue from is in the `Paused` given.
+    Paused,
+    /// Not valid, or not sure: the caller validates the value byte by byte from its start.
+    Unsure,
+}
+
+impl Walked {
+    #[inline(always)]
+    fn valid(self) -> Option<JsonKind> {
+        match self {
+            Walked::Valid(kind) => Some(kind),
+            _ => None,
+        }
+    }
+}
+
+/// The walk's state between two blocks (or two tokens), apart from the position, the
+/// whitespace count and the spilled stack: everything a pass that ran out of bytes hands the
+/// next one. Its size is fixed; with [`Paused::spill`] it is O(depth / 64) words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WalkState {
+    /// Stage 1's carry at the position.
+    carry: Carry,
+    /// The grammar: what the next token may be (a `STEP` row).
+    state: usize,
+    /// The innermost 64 open containers (1 = object), and how many are open.
+    bits: u64,
+    open: usize,
+    /// The end of the last `\u` escape checked.
+    skip_to: usize,
+    /// The first byte >= 0x80 not yet checked as UTF-8 (`usize::MAX`: none).
+    first_high: usize,
+}
+
+/// Where a resumable walk over one value stands ([`Cursor::skip_indexed_resumable`]).
+///
+/// A pass stops where everything before is settled, and as late as it can, so that a byte is
+/// indexed about once however small the chunks: at the end of the bytes when they end
+/// between tokens or inside a string (the carry says which), at a scalar run that reaches the
+/// end (it may go on: re-read, at most a window of 32 bytes, by the next pass), and at the
+/// backslash of an escape cut by the end (at most 12 bytes). Stage 1 restarts from any such
+/// place with the carry kept: its blocks need not be aligned.
+#[derive(Debug)]
+pub(crate) struct Paused {
+    /// Where the next pass starts indexing (the value's opening bracket for a fresh walk).
+    pub(crate) pos: usize,
+    /// Whitespace counted by the last pass, before `pos`.
+    pub(crate) ws: usize,
+    /// The value's kind.
+    pub(crate) kind: JsonKind,
+    /// `None` for a fresh walk (at the opening bracket).
+    pub(crate) walk: Option<WalkState>,
+    /// The open containers past the innermost 64.
+    pub(crate) spill: BitStack,
+}
+
+impl Paused {
+    /// A fresh walk of the container whose bracket is at `start`.
+    pub(crate) fn at(start: usize, kind: JsonKind) -> Paused {
+        Paused {
+            pos: start,
+            ws: 0,
+            kind,
+            walk: None,
+            spill: BitStack::new(),
+        }
+    }
+}
+
 impl Cursor<'_> {
     /// Validates the container at the cursor (a `{` or `[`, nested `depth` deep) with the
     /// index. `Some(kind)`: valid, the cursor after it, and `ws` counted as
@@ -239,7 +315,9 @@ impl Cursor<'_> {
             #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
             // SAFETY: `Kernel::Avx2` is only handed out after all five were detected.
             Kernel::Avx2 => unsafe { self.skip_indexed_avx2(depth, max_depth) },
-            Kernel::Scalar => self.walk(Kernel::Scalar, depth, max_depth),
+            Kernel::Scalar => self
+                .walk::<false>(Kernel::Scalar, depth, max_depth, None)
+                .valid(),
         }
     }
 
@@ -251,18 +329,58 @@ impl Cursor<'_> {
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
     unsafe fn skip_indexed_avx2(&mut self, depth: usize, max_depth: usize) -> Option<JsonKind> {
-        self.walk(Kernel::Avx2, depth, max_depth)
+        self.walk::<false>(Kernel::Avx2, depth, max_depth, None)
+            .valid()
     }
 
+    /// [`Cursor::skip_indexed`] on a buffer that may still grow, from the state `paused`
+    /// holds (a fresh one from [`Paused::at`], or the one a previous pass left). When the
+    /// bytes run out inside the value (on a partial buffer) the walk stops where all it has
+    /// seen is settled and leaves its state in `paused` for the next pass
+    /// ([`Walked::Paused`]); see [`Paused`] for where that is.
+    pub(crate) fn skip_indexed_resumable(
+        &mut self,
+        kernel: Kernel,
+        depth: usize,
+        max_depth: usize,
+        paused: &mut Paused,
+    ) -> Walked {
+        match kernel {
+            #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+            // SAFETY: `Kernel::Avx2` is only handed out after all five were detected.
+            Kernel::Avx2 => unsafe { self.skip_resumable_avx2(depth, max_depth, paused) },
+            Kernel::Scalar => self.walk::<true>(Kernel::Scalar, depth, max_depth, Some(paused)),
+        }
+    }
+
+    /// [`Cursor::skip_indexed_resumable`] compiled for AVX2 (see `skip_indexed_avx2`).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ.
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,pclmulqdq")]
+    unsafe fn skip_resumable_avx2(
+        &mut self,
+        depth: usize,
+        max_depth: usize,
+        paused: &mut Paused,
+    ) -> Walked {
+        self.walk::<true>(Kernel::Avx2, depth, max_depth, Some(paused))
+    }
+
+    /// The walk. `RESUME`: it starts from `paused` (else from the bracket at the cursor) and,
+    /// on a partial buffer, may stop where the bytes run out; without it, it compiles to the
+    /// one-shot walk alone.
     #[inline(always)]
-    fn walk(&mut self, kernel: Kernel, depth: usize, max_depth: usize) -> Option<JsonKind> {
+    fn walk<const RESUME: bool>(
+        &mut self,
+        kernel: Kernel,
+        depth: usize,
+        max_depth: usize,
+        mut paused: Option<&mut Paused>,
+    ) -> Walked {
         let bytes = self.bytes;
-        let start = self.pos;
-        let kind = match bytes.get(start) {
-            Some(b'{') => JsonKind::Object,
-            Some(b'[') => JsonKind::Array,
-            _ => return None,
-        };
+        let len = bytes.len();
         let mut carry = Carry::default();
         // The open containers, one bit each (1 = object): the innermost 64 in `bits`, the
         // outer ones in `spill` (touched only past 64 levels, never past the depth limit).
@@ -279,13 +397,43 @@ impl Cursor<'_> {
         let mut first_high = usize::MAX;
         // The end of the last `\u` escape checked (a surrogate pair covers the next one).
         let mut skip_to = 0usize;
-        let mut base = start;
-        while base < bytes.len() {
+        let mut base = self.pos;
+        let mut kind = match bytes.get(base) {
+            Some(b'{') => JsonKind::Object,
+            Some(b'[') => JsonKind::Array,
+            _ => JsonKind::Null,
+        };
+        // On a buffer that may still grow: blocks closer to its end than a block and a
+        // window are walked with care (see `Paused`).
+        let mut partial = false;
+        if RESUME && let Some(p) = paused.as_deref_mut() {
+            base = p.pos;
+            kind = p.kind;
+            if let Some(w) = p.walk {
+                (carry, state, bits, open, skip_to, first_high) =
+                    (w.carry, w.state, w.bits, w.open, w.skip_to, w.first_high);
+                spill = std::mem::replace(&mut p.spill, BitStack::new());
+            }
+            partial = self.partial();
+        }
+        if kind == JsonKind::Null {
+            return Walked::Unsure;
+        }
+        while base < len {
             let block = kernel.block(bytes, base, &mut carry);
             let mut tokens = block.tokens;
             // The block's bytes that belong to the value; `end` once the last bracket is seen.
             let mut limit = u64::MAX;
             let mut end = None;
+            // Near the end of a partial buffer: a scalar run or an escape may go on in bytes
+            // not received yet. `cut`: where this pass stops (a token not taken, or an
+            // escape not checked), and whether it is inside a string.
+            let tail = RESUME && partial && base + BLOCK + WINDOW > len;
+            let mut cut: Option<(usize, bool)> = None;
+            if tail && base + BLOCK > len {
+                // The padding past the end is no whitespace of the value.
+                limit = (1u64 << (len - base)) - 1;
+            }
             // The grammar: one table lookup per token, and the stack moved by selects, so
             // that the only branches taken are the rare ones.
             while tokens != 0 {
@@ -305,7 +453,7 @@ impl Cursor<'_> {
                 if step & PUSH as u16 != 0 {
                     if open >= rare {
                         if open >= room {
-                            return None;
+                            return Walked::Unsure;
                         }
                         if open >= 64 {
                             // Past 64 levels: the bit pushed out of the register.
@@ -336,6 +484,27 @@ impl Cursor<'_> {
                     // A number or a literal: the run of bytes it starts must be one.
                     let number = step & FLAG as u16 != 0;
                     let run_end = (!block.scalar & (u64::MAX << i)).trailing_zeros() as usize;
+                    if tail && (base + run_end >= len || (run_end >= BLOCK && at + WINDOW > len)) {
+                        // The run may go on past the bytes received: stop before it, in the
+                        // state before it (any state that takes a value: the byte at `at`
+                        // steps alike from all of them). Unless it ends before them after all
+                        // (a valid scalar: go on), or what is there cannot be the start of a
+                        // scalar and its end (`01`, `12x`, `nul1`): that error is proven
+                        // now, and the byte-by-byte validator reports it.
+                        match self.scalar_near_end(at, number) {
+                            Some(true) => continue,
+                            Some(false) => {}
+                            None => return Walked::Unsure,
+                        }
+                        state = if bits & 1 == 1 {
+                            row(OBJECT_VALUE)
+                        } else {
+                            row(ARRAY_VALUE)
+                        };
+                        limit = (1u64 << i) - 1;
+                        cut = Some((at, false));
+                        break;
+                    }
                     let ok = if run_end < BLOCK {
                         scalar_run(bytes, base, block.digit, number, i, run_end)
                     } else if let Some((ends, digit)) = kernel.window(bytes, at)
@@ -358,15 +527,15 @@ impl Cursor<'_> {
                         r && ends_scalar(bytes.get(self.pos))
                     };
                     if !ok {
-                        return None;
+                        return Walked::Unsure;
                     }
                 } else {
-                    return None;
+                    return Walked::Unsure;
                 }
             }
             // What the block's strings hold (only the part inside the value).
             if block.ctrl & limit != 0 {
-                return None;
+                return Walked::Unsure;
             }
             let mut escapes = block.escapes & limit;
             while escapes != 0 {
@@ -379,7 +548,17 @@ impl Cursor<'_> {
                     bytes.get(at + 1),
                     Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
                 ) {
-                    skip_to = self.escape(at).ok()?;
+                    match self.escape(at) {
+                        Ok(to) => skip_to = to,
+                        // An escape cut by the end of the bytes: it is in the string still
+                        // open there (an escape never reads past its string's closing quote),
+                        // after every token; stop at its backslash.
+                        Err(e) if tail && e.kind == ErrorKind::UnexpectedEof => {
+                            cut = Some((at, true));
+                            break;
+                        }
+                        Err(_) => return Walked::Unsure,
+                    }
                 }
             }
             let high = block.high & limit;
@@ -389,17 +568,123 @@ impl Cursor<'_> {
             ws += (block.ws & limit).count_ones() as usize;
             if let Some(end) = end {
                 if first_high < end
-                    && simdutf8::basic::from_utf8(bytes.get(first_high..end)?).is_err()
+                    && bytes
+                        .get(first_high..end)
+                        .is_none_or(|s| simdutf8::basic::from_utf8(s).is_err())
                 {
-                    return None;
+                    return Walked::Unsure;
                 }
                 self.pos = end;
                 self.ws += ws;
-                return Some(kind);
+                return Walked::Valid(kind);
+            }
+            if RESUME
+                && partial
+                && (cut.is_some() || base + BLOCK >= len)
+                && let Some(p) = paused.as_deref_mut()
+            {
+                // The end of the bytes received: settle what lies before the stop and keep
+                // the state there. Without a cut the walk stops at the end itself, outside a
+                // scalar run (it would have cut) and after every escape; the carry is then
+                // exactly the state there.
+                let (pos, carry) = match cut {
+                    Some((at, false)) => (at, Carry::default()),
+                    Some((at, true)) => (
+                        at,
+                        Carry {
+                            in_string: u64::MAX,
+                            ..Carry::default()
+                        },
+                    ),
+                    None => (len, carry),
+                };
+                return self.pause(
+                    p,
+                    pos,
+                    WalkState {
+                        carry,
+                        state,
+                        bits,
+                        open,
+                        skip_to,
+                        first_high,
+                    },
+                    ws,
+                    spill,
+                );
             }
             base += BLOCK;
         }
-        None
+        if RESUME
+            && partial
+            && let Some(p) = paused
+        {
+            // Nothing new since the last pass: the state stays as it was.
+            let w = WalkState {
+                carry,
+                state,
+                bits,
+                open,
+                skip_to,
+                first_high,
+            };
+            return self.pause(p, base, w, ws, spill);
+        }
+        Walked::Unsure
+    }
+
+    /// The scalar run at `at`, near the end of the bytes received, read by the one-shot
+    /// scanners: `Some(true)` when it is a valid number (`number`) or literal that ends before
+    /// them (the cursor after it), `Some(false)` when it reaches their end and may go on,
+    /// `None` when it is wrong already.
+    #[cold]
+    fn scalar_near_end(&mut self, at: usize, number: bool) -> Option<bool> {
+        // (Without the resume state they take the end of the bytes for the end of the input:
+        // a number running into it is complete for them, a cut one (`-`, `1.`, `1e+`, `tr`)
+        // is `UnexpectedEof`.)
+        let resume = self.resume.take();
+        self.pos = at;
+        let r = if number {
+            self.number()
+        } else {
+            self.literal().map(|_| ())
+        };
+        self.resume = resume;
+        match r {
+            Ok(()) => match self.bytes.get(self.pos) {
+                None => Some(false),
+                end => ends_scalar(end).then_some(true),
+            },
+            Err(e) => (e.kind == ErrorKind::UnexpectedEof).then_some(false),
+        }
+    }
+
+    /// Leaves the walk's state at `pos` in `p`, having checked the UTF-8 of the bytes before
+    /// `pos` (a sequence cut by the end of the bytes is checked again by the next pass).
+    #[cold]
+    fn pause(
+        &mut self,
+        p: &mut Paused,
+        pos: usize,
+        mut w: WalkState,
+        ws: usize,
+        spill: BitStack,
+    ) -> Walked {
+        if w.first_high < pos {
+            let Some(run) = self.bytes.get(w.first_high..pos) else {
+                return Walked::Unsure;
+            };
+            match simdutf8::compat::from_utf8(run) {
+                Ok(_) => w.first_high = usize::MAX,
+                Err(e) if e.error_len().is_none() => w.first_high += e.valid_up_to(),
+                Err(_) => return Walked::Unsure,
+            }
+        }
+        p.pos = pos;
+        p.ws = ws;
+        p.walk = Some(w);
+        p.spill = spill;
+        Walked::Paused
     }
 }
 
@@ -544,6 +829,115 @@ mod tests {
                 agree(&bad[..at]);
             }
         }
+    }
+
+    fn passes_agree(doc: &[u8], cuts: &[usize], max_depth: usize) {
+        if let Err(e) = super::super::passes_agree(doc, cuts, 0, max_depth) {
+            panic!("{e}\non {:?}", String::from_utf8_lossy(doc));
+        }
+    }
+
+    /// Random documents long enough for the index, validated in passes over a growing buffer
+    /// (one-byte passes, every two-pass split, random cuts), whole and damaged: the verdict,
+    /// end, whitespace count, error kind and offset of one go.
+    #[test]
+    fn random_documents_in_passes() {
+        let mut r = Rng(0x2545_F491_4F6C_DD1D);
+        let damage: &[u8] = b"\"\\{}[]:, \n\x01\x7f\xff\xc3e.-+0tu";
+        let mut n = 0;
+        while n < 150 {
+            let doc = random_doc(&mut r);
+            if doc.len() < crate::scanner::index::INDEX_MIN {
+                continue;
+            }
+            n += 1;
+            let all: Vec<usize> = (1..doc.len()).collect();
+            passes_agree(&doc, &all, 128);
+            for cut in 0..=doc.len() {
+                passes_agree(&doc, &[cut], 128);
+            }
+            for _ in 0..6 {
+                let mut bad = doc.clone();
+                let at = r.below(bad.len() as u64) as usize;
+                match r.below(3) {
+                    0 => bad[at] = damage[r.below(damage.len() as u64) as usize],
+                    1 => {
+                        bad.remove(at);
+                    }
+                    _ => bad.insert(at, damage[r.below(damage.len() as u64) as usize]),
+                }
+                let mut cuts: Vec<usize> = (0..r.below(8))
+                    .map(|_| r.below(bad.len() as u64 + 1) as usize)
+                    .collect();
+                cuts.push(at);
+                passes_agree(&bad, &cuts, 128);
+                passes_agree(&bad, &(1..bad.len()).collect::<Vec<_>>(), 128);
+            }
+        }
+    }
+
+    /// Where a pass may stop: in a long string, in an escape or a surrogate pair, in a
+    /// multi-byte UTF-8 sequence (valid or not), in a number or a literal, between tokens,
+    /// and more than 64 levels deep (the state keeps the spilled stack).
+    #[test]
+    fn passes_stop_anywhere() {
+        let docs: Vec<Vec<u8>> = vec![
+            format!("[\"{}\",1]", "é𝄞\\\"\\u00e9\\ud83d\\ude00x".repeat(20)).into_bytes(),
+            format!("{{\"a\":[{}0]}}", "-12.5e+3,true,false,null,".repeat(10)).into_bytes(),
+            format!("[{}\"\\ud83d\"]", "1,".repeat(80)).into_bytes(),
+            [&b"[\""[..], &[b'x'; 150], b"\xc3\"]"].concat(),
+            [&b"[\""[..], &[b'x'; 150], b"\xe2\x82\"]"].concat(),
+            format!("[{}1{}]", "[{\"a\":".repeat(70), "}]".repeat(70)).into_bytes(),
+            format!("[{}1{}]", "[{\"a\":".repeat(70), "}]".repeat(69)).into_bytes(),
+            format!("[{}{}]", " \n".repeat(100), "1234567890".repeat(5)).into_bytes(),
+        ];
+        for doc in &docs {
+            let all: Vec<usize> = (1..doc.len()).collect();
+            for limit in [128, 141, 142, 512] {
+                passes_agree(doc, &all, limit);
+            }
+            for cut in 0..=doc.len() {
+                passes_agree(doc, &[cut], 512);
+                passes_agree(doc, &[cut, cut + 1, cut + 13], 512);
+            }
+        }
+    }
+
+    /// One-byte passes over a 100 KB value of small records (the bench's `state`): each
+    /// byte is indexed about once and little is read again (a token cut by the end of the
+    /// bytes is walked again from its start: numbers and literals of a few bytes here).
+    #[test]
+    fn one_byte_passes_stay_linear() {
+        let mut doc = String::from("{\"items\":[");
+        let mut i = 0;
+        while doc.len() < 100_000 {
+            if i > 0 {
+                doc.push(',');
+            }
+            doc.push_str(&format!(
+                r#"{{"id":{i},"name":"item-{i} é","tags":["a","bb","ccc"],"score":{}.25,"nested":{{"ok":true,"v":[1,2,{{"deep":null}}]}}}}"#,
+                i % 1000
+            ));
+            i += 1;
+        }
+        doc.push_str("]}");
+        let doc = doc.as_bytes();
+        let all: Vec<usize> = (1..doc.len()).collect();
+        let (got, reread, indexed) = super::super::skip_in_passes(doc, &all, 0, 128);
+        let mut c = Cursor::new(doc);
+        let want = c.skip_value(0, 128).map(|k| (k, c.pos, c.ws));
+        assert_eq!(got, want);
+        // Re-reading from the value's start each pass would be 5 * 10^9 bytes.
+        assert!(
+            indexed <= 2 * doc.len(),
+            "indexed {indexed} of {}",
+            doc.len()
+        );
+        assert!(reread <= doc.len(), "re-read {reread} of {}", doc.len());
+        eprintln!(
+            "one-byte passes: {} bytes, indexed {indexed}, re-read {reread}",
+            doc.len()
+        );
     }
 
     #[test]
