@@ -206,6 +206,19 @@ impl<'a> Parser<'a, '_> {
             Role::fields,
             keys::message_id,
             &mut m,
+            // Every role reads a string `id` and `subagentRunId` alike, and senders put them
+            // before `role`: read them on the way instead of skipping and reading them again.
+            |p, f, m| {
+                if p.cur.peek() != Some(b'"') {
+                    return Ok(false);
+                }
+                match f {
+                    F::Id => set(&mut m.id, p.string("id")?),
+                    F::SubagentRunId => m.subagent_run_id = Some(p.string("subagentRunId")?),
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
             |p, role, f, m| {
                 match f {
                     F::Id => set(&mut m.id, p.string("id")?),
@@ -331,6 +344,7 @@ impl<'a> Parser<'a, '_> {
                 keys::part_id(text, binary, f)
             },
             &mut b,
+            |_, _, _| Ok(false),
             |p, kind, f, b| {
                 match f {
                     F::Id => b.id = p.opt_string("id")?,
@@ -412,6 +426,7 @@ impl<'a> Parser<'a, '_> {
             },
             |k, f| keys::source_id(k as u8, f),
             &mut b,
+            |_, _, _| Ok(false),
             |p, kind, f, b| {
                 match (f, kind) {
                     (F::Value, _) => set(&mut b.value, p.string("value")?),

@@ -779,7 +779,11 @@ impl<'a, 'o> Parser<'a, 'o> {
     /// Each key is looked up once, into a [`keys::F`]. `resolve` maps the tag's value to a
     /// kind; `fields` gives the kind's known keys (the tag among them) and `ids` the index of a
     /// key among them; `on_field` reads one known field (the cursor at its value). Fields seen
-    /// before the tag are validated, remembered and read once the kind is known.
+    /// before the tag are validated, remembered and read once the kind is known, but for those
+    /// `early` reads at once: a field every kind reads alike (a message's string `id`), which
+    /// `early` reads into `builder` when its value is one the field takes, returning `true`
+    /// (any other value is skipped and read once the kind is known, so its errors stay where
+    /// they were). Once the kind is known such a field is only booked (duplicates, order).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn tagged_keyed<K: Copy, B>(
         &mut self,
@@ -790,6 +794,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         fields: impl Fn(K) -> &'static [&'static str],
         ids: impl Fn(K, keys::F) -> Option<usize>,
         builder: &mut B,
+        mut early: impl FnMut(&mut Self, keys::F, &mut B) -> RawResult<bool>,
         mut on_field: impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
     ) -> RawResult<(K, Obj<'a>)> {
         if self.cur.peek() != Some(b'{') {
@@ -797,7 +802,9 @@ impl<'a, 'o> Parser<'a, 'o> {
         }
         let tag_name = keys::name(tag);
         let mut obj = self.open()?;
-        let mut pending: SmallVec<[(StrToken<'a>, Option<keys::F>, usize); 4]> = SmallVec::new();
+        // A field before the tag: its key, field, value offset, and whether `early` read it.
+        type Pending<'a> = (StrToken<'a>, Option<keys::F>, usize, bool);
+        let mut pending: SmallVec<[Pending<'a>; 4]> = SmallVec::new();
         let mut kind: Option<K> = None;
         while let Some(key) = self.next_key(&mut obj)? {
             let f = keys::field(&key);
@@ -813,7 +820,11 @@ impl<'a, 'o> Parser<'a, 'o> {
                     })?;
                     let resume = self.cur.pos;
                     let depth = self.depth;
-                    for (pkey, pf, pos) in pending.drain(..) {
+                    for (pkey, pf, pos, read) in pending.drain(..) {
+                        if read && let Some(id) = pf.and_then(|f| ids(k, f)) {
+                            self.known_at(&mut obj, fields(k), id, &pkey)?;
+                            continue;
+                        }
                         self.cur.seek(pos);
                         self.keyed_field(
                             &mut obj,
@@ -834,8 +845,15 @@ impl<'a, 'o> Parser<'a, 'o> {
                     kind = Some(k);
                 }
                 None => {
-                    pending.push((key, f, self.cur.pos));
-                    self.cur.skip_value(self.depth, self.opts.max_depth)?;
+                    let pos = self.cur.pos;
+                    let read = match f {
+                        Some(f) => early(self, f, builder)?,
+                        None => false,
+                    };
+                    pending.push((key, f, pos, read));
+                    if !read {
+                        self.cur.skip_value(self.depth, self.opts.max_depth)?;
+                    }
                 }
             }
         }
@@ -1135,6 +1153,86 @@ mod tests {
         let many = vec![one; 5000].join(",");
         let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[{many}]}}"#);
         assert_eq!(used(&doc).0, 5000);
+    }
+
+    /// A message's `id` and `subagentRunId` before `role` are read on the way (not skipped
+    /// and read again): the values, the wire order, and the errors of a value of the wrong
+    /// kind, a bad string or a duplicate are what they were.
+    #[test]
+    fn fields_before_the_role() {
+        let arena = Bump::new();
+        let doc = |m: &str| format!(r#"{{"threadId":"t","runId":"r","messages":[{m}]}}"#);
+        let ok = r#"{"subagentRunId":"s","x":1,"id":"m\u0031","role":"user","content":"hi"}"#;
+        let body = doc(ok);
+        let input = crate::RunAgentInput::parse(body.as_bytes(), &arena).unwrap();
+        let crate::Message::User(m) = &input.messages[0] else {
+            panic!("a user message")
+        };
+        assert_eq!(m.id.unescaped(), "m1");
+        assert_eq!(m.subagent_run_id.as_ref().map(|s| s.raw()), Some("s"));
+        assert_eq!(crate::to_vec(&input), body.as_bytes());
+        let lenient = ParseOptions::lenient();
+        let body = doc(r#"{"subagentRunId":null,"id":"1","role":"user","content":"a"}"#);
+        let input = crate::RunAgentInput::parse_with(body.as_bytes(), &arena, &lenient).unwrap();
+        let crate::Message::User(m) = &input.messages[0] else {
+            panic!("a user message")
+        };
+        assert!(m.subagent_run_id.is_none());
+        let at = r#"{"threadId":"t","runId":"r","messages":["#.len();
+        for (m, kind, off, path) in [
+            (
+                r#"{"id":5,"role":"user","content":"a"}"#,
+                ErrorKind::WrongType {
+                    field: "id",
+                    expected: "a string",
+                    found: "a number",
+                },
+                6,
+                "messages[0].id",
+            ),
+            (
+                r#"{"id":"a","id":"b","role":"user","content":"a"}"#,
+                ErrorKind::DuplicateField("id"),
+                10,
+                "messages[0].id",
+            ),
+            (
+                r#"{"id":"a","role":"user","id":"b","content":"a"}"#,
+                ErrorKind::DuplicateField("id"),
+                24,
+                "messages[0].id",
+            ),
+            (
+                "{\"id\":\"a\u{1}\",\"role\":\"user\",\"content\":\"a\"}",
+                ErrorKind::ControlCharacterInString(1),
+                8,
+                "messages[0].id",
+            ),
+            (
+                r#"{"subagentRunId":null,"id":"1","role":"user","content":"a"}"#,
+                ErrorKind::NullNotAllowed("subagentRunId"),
+                17,
+                "messages[0].subagentRunId",
+            ),
+            (
+                r#"{"id":"1","role":"nobody","content":"a"}"#,
+                ErrorKind::UnknownVariant {
+                    field: "role",
+                    found: "nobody".into(),
+                    expected: "developer, system, assistant, user, tool, activity, reasoning",
+                },
+                17,
+                "messages[0].role",
+            ),
+        ] {
+            let body = doc(m);
+            let err = crate::RunAgentInput::parse(body.as_bytes(), &arena).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset(), err.path()),
+                (&kind, at + off, path),
+                "{m}"
+            );
+        }
     }
 
     #[test]
