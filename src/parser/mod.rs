@@ -139,6 +139,29 @@ const MESSAGE_BYTES_HINT: usize = 256;
 /// Most messages a `messages` list reserves room for up front; longer lists grow as usual.
 const MESSAGE_HINT_CAP: usize = 4096;
 
+/// Room a non-empty list of content parts or tool calls reserves up front (they hold one to
+/// a few items; growing from one by doubling copied the list at the second and third), and
+/// the fewest bytes an item of them takes, which bounds the room by the bytes still to read.
+const SMALL_LIST_HINT: usize = 4;
+const SMALL_ITEM_BYTES: usize = 24;
+
+/// The room for the next item of a list, in the list's own buffer: a list item is built
+/// there in place, not returned through `Result`s and copied into the list.
+pub(crate) struct Slot<'s, T>(&'s mut std::mem::MaybeUninit<T>);
+
+/// Proof that a [`Slot`] was filled: only [`Slot::put`] makes one, and the lifetime ties it
+/// to that slot (invariant, so the proof of another slot does not fit).
+pub(crate) struct Filled<'s>(std::marker::PhantomData<fn(&'s ()) -> &'s ()>);
+
+impl<'s, T> Slot<'s, T> {
+    /// Writes the item.
+    #[inline(always)]
+    pub(crate) fn put(self, v: T) -> Filled<'s> {
+        self.0.write(v);
+        Filled(std::marker::PhantomData)
+    }
+}
+
 /// The parser's state over one document.
 pub(crate) struct Parser<'a, 'o> {
     pub(crate) cur: Cursor<'a>,
@@ -573,9 +596,9 @@ impl<'a, 'o> Parser<'a, 'o> {
         &mut self,
         field: &'static str,
         limit: usize,
-        item: impl FnMut(&mut Self) -> RawResult<T>,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<List<'a, T>> {
-        self.list_in::<T, Never>(field, limit, 0, item)
+        self.list_in::<T, Never>(field, limit, 0, |p, slot| Ok(slot.put(item(p)?)))
     }
 
     /// [`Parser::list`] for a list of `RunAgentInput` that a streaming pass can resume: on a
@@ -585,19 +608,47 @@ impl<'a, 'o> Parser<'a, 'o> {
         &mut self,
         field: &'static str,
         limit: usize,
-        item: impl FnMut(&mut Self) -> RawResult<T>,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<List<'a, T>> {
-        self.list_in::<T, Resumable>(field, limit, 0, item)
+        self.list_in::<T, Resumable>(field, limit, 0, |p, slot| Ok(slot.put(item(p)?)))
+    }
+
+    /// [`Parser::rlist`] for the short lists of a message (content parts, tool calls): a
+    /// non-empty list starts with room for [`SMALL_LIST_HINT`] items, fewer when the bytes still
+    /// to read could not hold them.
+    pub(crate) fn short_rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        limit: usize,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<List<'a, T>> {
+        let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
+        let hint = (rest / SMALL_ITEM_BYTES).min(SMALL_LIST_HINT).min(limit);
+        self.list_in::<T, Resumable>(field, limit, hint, |p, slot| Ok(slot.put(item(p)?)))
+    }
+
+    /// An optional [`Parser::short_rlist`] (present: `null` per the options).
+    pub(crate) fn opt_short_rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<Option<List<'a, T>>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        let limit = self.opts.max_list_items;
+        self.short_rlist(field, limit, item).map(Some)
     }
 
     /// [`Parser::rlist`] for `messages`: a non-empty list starts with room for one message per
     /// [`MESSAGE_BYTES_HINT`] bytes still to read (at most [`MESSAGE_HINT_CAP`]), so a typical
     /// body fills its list without the copies of growing it (the arena keeps every outgrown
-    /// buffer, so the hint costs no more arena than the doubling it replaces).
+    /// buffer, so the hint costs no more arena than the doubling it replaces). `item` builds
+    /// each message in its slot of the list.
     pub(crate) fn messages_list<T: Item<'a>>(
         &mut self,
         limit: usize,
-        item: impl FnMut(&mut Self) -> RawResult<T>,
+        item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
     ) -> RawResult<List<'a, T>> {
         let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
         let hint = (rest / MESSAGE_BYTES_HINT).min(MESSAGE_HINT_CAP).min(limit);
@@ -605,13 +656,15 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// The one list reader; `K` says whether its items can be saved between passes. A fresh
-    /// non-empty list reserves room for `hint` items.
+    /// non-empty list reserves room for `hint` items. `item` writes each item straight into
+    /// the list's next slot.
+    #[inline(always)]
     fn list_in<T, K: Keep<'a, T>>(
         &mut self,
         field: &'static str,
         limit: usize,
         hint: usize,
-        mut item: impl FnMut(&mut Self) -> RawResult<T>,
+        mut item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
     ) -> RawResult<List<'a, T>> {
         if self.cur.peek() != Some(b'[') {
             return Err(self.wrong_type(field, "an array"));
@@ -682,8 +735,14 @@ impl<'a, 'o> Parser<'a, 'o> {
                     // Complete (or wrong): the typed parse below gives the verdict.
                     self.cur.seek(head);
                 }
-                match item(self) {
-                    Ok(v) => items.push(v),
+                items.reserve(1);
+                let len = items.len();
+                // SAFETY: `reserve(1)` made room for one item past `len`, inside the buffer;
+                // `MaybeUninit<T>` has the layout of `T`, and nothing else refers to that slot.
+                let slot = unsafe { &mut *items.as_mut_ptr().add(len).cast() };
+                match item(self, Slot(slot)) {
+                    // SAFETY: the `Filled` proves `Slot::put` wrote the item at `len`.
+                    Ok(Filled(_)) => unsafe { items.set_len(len + 1) },
                     Err(e) => {
                         self.cur.pos = head;
                         return Err(self.suspend_list::<T, K>(e, start, items, step, reread, skip));
