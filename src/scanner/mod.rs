@@ -128,6 +128,32 @@ impl<'a> Cursor<'a> {
         unsafe { std::str::from_utf8_unchecked(slice) }
     }
 
+    /// [`Cursor::string`] for an object key: a key that ends, plain and ASCII, within 16
+    /// bytes (every field name of the protocol) is read here in one look, small enough to
+    /// inline into the parser's key loops; any other string goes to [`Cursor::string`], out
+    /// of line. One-shot parsing only takes the short path (no resume slots to keep).
+    #[inline(always)]
+    pub(crate) fn key(&mut self) -> RawResult<StrToken<'a>> {
+        let quote = self.pos;
+        debug_assert_eq!(self.peek(), Some(b'"'));
+        if self.resume.is_none()
+            && let Some((end, false)) = simd::short_string_end(self.bytes, quote + 1)
+        {
+            self.pos = end + 1;
+            return Ok(StrToken {
+                raw: self.text(quote + 1, end),
+                start: quote,
+                escaped: false,
+            });
+        }
+        self.string_out_of_line()
+    }
+
+    #[inline(never)]
+    fn string_out_of_line(&mut self) -> RawResult<StrToken<'a>> {
+        self.string()
+    }
+
     /// Scans a string at the current position (which must be a `"`).
     #[inline]
     pub(crate) fn string(&mut self) -> RawResult<StrToken<'a>> {
