@@ -131,14 +131,14 @@ impl<'a> Cursor<'a> {
     /// [`Cursor::string`] for an object key: a key that ends, plain and ASCII, within 16
     /// bytes (every field name of the protocol) is read here in one look, small enough to
     /// inline into the parser's key loops; any other string goes to [`Cursor::string`], out
-    /// of line. One-shot parsing only takes the short path (no resume slots to keep).
+    /// of line. On a growing buffer too: a key found whole needs no slot (slots are for
+    /// strings cut by the buffer's end, or long ones), so the look only re-reads at most
+    /// 16 bytes that a slot of an earlier pass would have let it jump.
     #[inline(always)]
     pub(crate) fn key(&mut self) -> RawResult<StrToken<'a>> {
         let quote = self.pos;
         debug_assert_eq!(self.peek(), Some(b'"'));
-        if self.resume.is_none()
-            && let Some((end, false)) = simd::short_string_end(self.bytes, quote + 1)
-        {
+        if let Some((end, false)) = simd::short_string_end(self.bytes, quote + 1) {
             self.pos = end + 1;
             return Ok(StrToken {
                 raw: self.text(quote + 1, end),
