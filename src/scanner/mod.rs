@@ -228,13 +228,13 @@ impl<'a> Cursor<'a> {
                 let mut m = mask;
                 let mut next = pos + len;
                 let mut skip_to = pos;
+                // The bits of an escape's own bytes (an escaped quote or backslash, the second
+                // backslash of a surrogate pair) are cleared as the escape is read.
+                let clear_below =
+                    |m: u64, to: usize| m & u64::MAX.checked_shl((to - pos) as u32).unwrap_or(0);
                 while m != 0 {
                     let at = pos + m.trailing_zeros() as usize;
                     m &= m - 1;
-                    if at < skip_to {
-                        // Part of the escape just read (an escaped quote or backslash).
-                        continue;
-                    }
                     match bytes[at] {
                         b'"' => {
                             // Only the bytes before the closing quote belong to the string.
@@ -251,6 +251,7 @@ impl<'a> Cursor<'a> {
                         {
                             escaped = true;
                             skip_to = at + 2;
+                            m = clear_below(m, skip_to);
                         }
                         b'\\' => {
                             escaped = true;
@@ -265,6 +266,7 @@ impl<'a> Cursor<'a> {
                                 }
                                 Err(e) => return Err(e),
                             };
+                            m = clear_below(m, skip_to);
                         }
                         c => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), at)),
                     }
@@ -905,6 +907,27 @@ pub(crate) fn validate_document(input: &[u8], max_depth: usize) -> RawResult<Jso
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Escapes at every offset around the 64-byte blocks: two-byte escapes (an escaped quote
+    /// or backslash, whose second byte is special too), `\\` then `\"`, and a surrogate pair
+    /// (whose second backslash is special) straddling a block's end. The string ends where
+    /// a byte loop says, and is marked escaped.
+    #[test]
+    fn escapes_across_blocks() {
+        for esc in [r#"\""#, r"\\", r#"\\\""#, r"\n", r"\ud83d\ude00", r"\u00e9"] {
+            for before in 0..140 {
+                let body = format!("{}{esc}{}", "a".repeat(before), "b".repeat(before % 7));
+                let doc = format!("\"{body}\"{}", " ".repeat(80));
+                let mut c = Cursor::new(doc.as_bytes());
+                let t = c.string().unwrap();
+                assert_eq!(
+                    (t.raw, t.escaped, c.pos),
+                    (&body[..], true, body.len() + 2),
+                    "{doc}"
+                );
+            }
+        }
+    }
 
     fn ok(s: &str) -> bool {
         validate_document(s.as_bytes(), 128).is_ok()
