@@ -170,7 +170,7 @@ impl<'a> Parser<'a, '_> {
                 let limit = self.opts.max_messages;
                 set(
                     &mut top.messages,
-                    self.messages_list(limit, |p| p.message())?,
+                    self.messages_list(limit, |p, slot| p.message_with(|m| slot.put(m)))?,
                 );
             }
             Some(6) => doc.tools = self.opt_rlist("tools", |p| p.tool())?,
@@ -197,6 +197,12 @@ impl<'a> Parser<'a, '_> {
     }
 
     pub(crate) fn message(&mut self) -> RawResult<Message<'a>> {
+        self.message_with(|m| m)
+    }
+
+    /// Reads a message and hands it to `put` (which writes it where it belongs: a list's slot).
+    #[inline(always)]
+    pub(crate) fn message_with<R>(&mut self, put: impl FnOnce(Message<'a>) -> R) -> RawResult<R> {
         let mut m = MessageParts::default();
         let (role, obj) = self.tagged_keyed(
             "message",
@@ -206,6 +212,19 @@ impl<'a> Parser<'a, '_> {
             Role::fields,
             keys::message_id,
             &mut m,
+            // Every role reads a string `id` and `subagentRunId` alike, and senders put them
+            // before `role`: read them on the way instead of skipping and reading them again.
+            |p, f, m| {
+                if p.cur.peek() != Some(b'"') {
+                    return Ok(false);
+                }
+                match f {
+                    F::Id => set(&mut m.id, p.string("id")?),
+                    F::SubagentRunId => m.subagent_run_id = Some(p.string("subagentRunId")?),
+                    _ => return Ok(false),
+                }
+                Ok(true)
+            },
             |p, role, f, m| {
                 match f {
                     F::Id => set(&mut m.id, p.string("id")?),
@@ -213,7 +232,9 @@ impl<'a> Parser<'a, '_> {
                     F::EncryptedValue => m.encrypted_value = p.opt_string("encryptedValue")?,
                     F::Metadata => m.metadata = p.metadata(false)?,
                     F::SubagentRunId => m.subagent_run_id = p.opt_string("subagentRunId")?,
-                    F::ToolCalls => m.tool_calls = p.opt_rlist("toolCalls", |p| p.tool_call())?,
+                    F::ToolCalls => {
+                        m.tool_calls = p.opt_short_rlist("toolCalls", |p| p.tool_call())?
+                    }
                     F::ToolCallId => set(&mut m.tool_call_id, p.string("toolCallId")?),
                     F::Error => m.error = p.opt_string("error")?,
                     F::ActivityType => set(&mut m.activity_type, p.string("activityType")?),
@@ -232,7 +253,7 @@ impl<'a> Parser<'a, '_> {
         let extra = self.finish(obj);
         let need = |v: Option<Str<'a>>, f: &'static str| v.ok_or_else(|| Self::missing(start, f));
         let id = need(m.id, "id")?;
-        Ok(match role {
+        Ok(put(match role {
             Role::Developer => Message::Developer(DeveloperMessage {
                 id,
                 content: need(m.text, "content")?,
@@ -298,7 +319,7 @@ impl<'a> Parser<'a, '_> {
                 subagent_run_id: m.subagent_run_id,
                 extra,
             }),
-        })
+        }))
     }
 
     /// `content` of a user or tool message: a string or an array of parts.
@@ -307,7 +328,7 @@ impl<'a> Parser<'a, '_> {
             Some(b'"') => self.string("content").map(Content::Text),
             Some(b'[') => {
                 let limit = self.opts.max_list_items;
-                self.rlist("content", limit, |p| p.input_content())
+                self.short_rlist("content", limit, |p| p.input_content())
                     .map(Content::Parts)
             }
             _ => Err(self.wrong_type("content", "a string or an array of content parts")),
@@ -331,6 +352,7 @@ impl<'a> Parser<'a, '_> {
                 keys::part_id(text, binary, f)
             },
             &mut b,
+            |_, _, _| Ok(false),
             |p, kind, f, b| {
                 match f {
                     F::Id => b.id = p.opt_string("id")?,
@@ -412,6 +434,7 @@ impl<'a> Parser<'a, '_> {
             },
             |k, f| keys::source_id(k as u8, f),
             &mut b,
+            |_, _, _| Ok(false),
             |p, kind, f, b| {
                 match (f, kind) {
                     (F::Value, _) => set(&mut b.value, p.string("value")?),

@@ -139,6 +139,29 @@ const MESSAGE_BYTES_HINT: usize = 256;
 /// Most messages a `messages` list reserves room for up front; longer lists grow as usual.
 const MESSAGE_HINT_CAP: usize = 4096;
 
+/// Room a non-empty list of content parts or tool calls reserves up front (they hold one to
+/// a few items; growing from one by doubling copied the list at the second and third), and
+/// the fewest bytes an item of them takes, which bounds the room by the bytes still to read.
+const SMALL_LIST_HINT: usize = 4;
+const SMALL_ITEM_BYTES: usize = 24;
+
+/// The room for the next item of a list, in the list's own buffer: a list item is built
+/// there in place, not returned through `Result`s and copied into the list.
+pub(crate) struct Slot<'s, T>(&'s mut std::mem::MaybeUninit<T>);
+
+/// Proof that a [`Slot`] was filled: only [`Slot::put`] makes one, and the lifetime ties it
+/// to that slot (invariant, so the proof of another slot does not fit).
+pub(crate) struct Filled<'s>(std::marker::PhantomData<fn(&'s ()) -> &'s ()>);
+
+impl<'s, T> Slot<'s, T> {
+    /// Writes the item.
+    #[inline(always)]
+    pub(crate) fn put(self, v: T) -> Filled<'s> {
+        self.0.write(v);
+        Filled(std::marker::PhantomData)
+    }
+}
+
 /// The parser's state over one document.
 pub(crate) struct Parser<'a, 'o> {
     pub(crate) cur: Cursor<'a>,
@@ -302,7 +325,9 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// Moves to the next key of `obj`: returns it with the cursor at its value, or `None`
-    /// after the closing brace.
+    /// after the closing brace. Small (a short key is read in one look, [`Cursor::key`]), so
+    /// inlined into every key loop.
+    #[inline(always)]
     pub(crate) fn next_key(&mut self, obj: &mut Obj<'a>) -> RawResult<Option<StrToken<'a>>> {
         self.cur.skip_ws();
         match self.cur.peek() {
@@ -322,7 +347,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         if self.cur.peek() != Some(b'"') {
             return Err(self.cur.unexpected("a string key"));
         }
-        let key = self.cur.string()?;
+        let key = self.cur.key()?;
         self.cur.expect(b':', "':'")?;
         self.cur.skip_ws();
         Ok(Some(key))
@@ -573,9 +598,9 @@ impl<'a, 'o> Parser<'a, 'o> {
         &mut self,
         field: &'static str,
         limit: usize,
-        item: impl FnMut(&mut Self) -> RawResult<T>,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<List<'a, T>> {
-        self.list_in::<T, Never>(field, limit, 0, item)
+        self.list_in::<T, Never>(field, limit, 0, |p, slot| Ok(slot.put(item(p)?)))
     }
 
     /// [`Parser::list`] for a list of `RunAgentInput` that a streaming pass can resume: on a
@@ -585,19 +610,47 @@ impl<'a, 'o> Parser<'a, 'o> {
         &mut self,
         field: &'static str,
         limit: usize,
-        item: impl FnMut(&mut Self) -> RawResult<T>,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<List<'a, T>> {
-        self.list_in::<T, Resumable>(field, limit, 0, item)
+        self.list_in::<T, Resumable>(field, limit, 0, |p, slot| Ok(slot.put(item(p)?)))
+    }
+
+    /// [`Parser::rlist`] for the short lists of a message (content parts, tool calls): a
+    /// non-empty list starts with room for [`SMALL_LIST_HINT`] items, fewer when the bytes still
+    /// to read could not hold them.
+    pub(crate) fn short_rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        limit: usize,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<List<'a, T>> {
+        let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
+        let hint = (rest / SMALL_ITEM_BYTES).min(SMALL_LIST_HINT).min(limit);
+        self.list_in::<T, Resumable>(field, limit, hint, |p, slot| Ok(slot.put(item(p)?)))
+    }
+
+    /// An optional [`Parser::short_rlist`] (present: `null` per the options).
+    pub(crate) fn opt_short_rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<Option<List<'a, T>>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        let limit = self.opts.max_list_items;
+        self.short_rlist(field, limit, item).map(Some)
     }
 
     /// [`Parser::rlist`] for `messages`: a non-empty list starts with room for one message per
     /// [`MESSAGE_BYTES_HINT`] bytes still to read (at most [`MESSAGE_HINT_CAP`]), so a typical
     /// body fills its list without the copies of growing it (the arena keeps every outgrown
-    /// buffer, so the hint costs no more arena than the doubling it replaces).
+    /// buffer, so the hint costs no more arena than the doubling it replaces). `item` builds
+    /// each message in its slot of the list.
     pub(crate) fn messages_list<T: Item<'a>>(
         &mut self,
         limit: usize,
-        item: impl FnMut(&mut Self) -> RawResult<T>,
+        item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
     ) -> RawResult<List<'a, T>> {
         let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
         let hint = (rest / MESSAGE_BYTES_HINT).min(MESSAGE_HINT_CAP).min(limit);
@@ -605,13 +658,15 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// The one list reader; `K` says whether its items can be saved between passes. A fresh
-    /// non-empty list reserves room for `hint` items.
+    /// non-empty list reserves room for `hint` items. `item` writes each item straight into
+    /// the list's next slot.
+    #[inline(always)]
     fn list_in<T, K: Keep<'a, T>>(
         &mut self,
         field: &'static str,
         limit: usize,
         hint: usize,
-        mut item: impl FnMut(&mut Self) -> RawResult<T>,
+        mut item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
     ) -> RawResult<List<'a, T>> {
         if self.cur.peek() != Some(b'[') {
             return Err(self.wrong_type(field, "an array"));
@@ -682,8 +737,14 @@ impl<'a, 'o> Parser<'a, 'o> {
                     // Complete (or wrong): the typed parse below gives the verdict.
                     self.cur.seek(head);
                 }
-                match item(self) {
-                    Ok(v) => items.push(v),
+                items.reserve(1);
+                let len = items.len();
+                // SAFETY: `reserve(1)` made room for one item past `len`, inside the buffer;
+                // `MaybeUninit<T>` has the layout of `T`, and nothing else refers to that slot.
+                let slot = unsafe { &mut *items.as_mut_ptr().add(len).cast() };
+                match item(self, Slot(slot)) {
+                    // SAFETY: the `Filled` proves `Slot::put` wrote the item at `len`.
+                    Ok(Filled(_)) => unsafe { items.set_len(len + 1) },
                     Err(e) => {
                         self.cur.pos = head;
                         return Err(self.suspend_list::<T, K>(e, start, items, step, reread, skip));
@@ -779,7 +840,11 @@ impl<'a, 'o> Parser<'a, 'o> {
     /// Each key is looked up once, into a [`keys::F`]. `resolve` maps the tag's value to a
     /// kind; `fields` gives the kind's known keys (the tag among them) and `ids` the index of a
     /// key among them; `on_field` reads one known field (the cursor at its value). Fields seen
-    /// before the tag are validated, remembered and read once the kind is known.
+    /// before the tag are validated, remembered and read once the kind is known, but for those
+    /// `early` reads at once: a field every kind reads alike (a message's string `id`), which
+    /// `early` reads into `builder` when its value is one the field takes, returning `true`
+    /// (any other value is skipped and read once the kind is known, so its errors stay where
+    /// they were). Once the kind is known such a field is only booked (duplicates, order).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn tagged_keyed<K: Copy, B>(
         &mut self,
@@ -790,6 +855,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         fields: impl Fn(K) -> &'static [&'static str],
         ids: impl Fn(K, keys::F) -> Option<usize>,
         builder: &mut B,
+        mut early: impl FnMut(&mut Self, keys::F, &mut B) -> RawResult<bool>,
         mut on_field: impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
     ) -> RawResult<(K, Obj<'a>)> {
         if self.cur.peek() != Some(b'{') {
@@ -797,7 +863,9 @@ impl<'a, 'o> Parser<'a, 'o> {
         }
         let tag_name = keys::name(tag);
         let mut obj = self.open()?;
-        let mut pending: SmallVec<[(StrToken<'a>, Option<keys::F>, usize); 4]> = SmallVec::new();
+        // A field before the tag: its key, field, value offset, and whether `early` read it.
+        type Pending<'a> = (StrToken<'a>, Option<keys::F>, usize, bool);
+        let mut pending: SmallVec<[Pending<'a>; 4]> = SmallVec::new();
         let mut kind: Option<K> = None;
         while let Some(key) = self.next_key(&mut obj)? {
             let f = keys::field(&key);
@@ -813,7 +881,11 @@ impl<'a, 'o> Parser<'a, 'o> {
                     })?;
                     let resume = self.cur.pos;
                     let depth = self.depth;
-                    for (pkey, pf, pos) in pending.drain(..) {
+                    for (pkey, pf, pos, read) in pending.drain(..) {
+                        if read && let Some(id) = pf.and_then(|f| ids(k, f)) {
+                            self.known_at(&mut obj, fields(k), id, &pkey)?;
+                            continue;
+                        }
                         self.cur.seek(pos);
                         self.keyed_field(
                             &mut obj,
@@ -834,8 +906,15 @@ impl<'a, 'o> Parser<'a, 'o> {
                     kind = Some(k);
                 }
                 None => {
-                    pending.push((key, f, self.cur.pos));
-                    self.cur.skip_value(self.depth, self.opts.max_depth)?;
+                    let pos = self.cur.pos;
+                    let read = match f {
+                        Some(f) => early(self, f, builder)?,
+                        None => false,
+                    };
+                    pending.push((key, f, pos, read));
+                    if !read {
+                        self.cur.skip_value(self.depth, self.opts.max_depth)?;
+                    }
                 }
             }
         }
@@ -1135,6 +1214,86 @@ mod tests {
         let many = vec![one; 5000].join(",");
         let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[{many}]}}"#);
         assert_eq!(used(&doc).0, 5000);
+    }
+
+    /// A message's `id` and `subagentRunId` before `role` are read on the way (not skipped
+    /// and read again): the values, the wire order, and the errors of a value of the wrong
+    /// kind, a bad string or a duplicate are what they were.
+    #[test]
+    fn fields_before_the_role() {
+        let arena = Bump::new();
+        let doc = |m: &str| format!(r#"{{"threadId":"t","runId":"r","messages":[{m}]}}"#);
+        let ok = r#"{"subagentRunId":"s","x":1,"id":"m\u0031","role":"user","content":"hi"}"#;
+        let body = doc(ok);
+        let input = crate::RunAgentInput::parse(body.as_bytes(), &arena).unwrap();
+        let crate::Message::User(m) = &input.messages[0] else {
+            panic!("a user message")
+        };
+        assert_eq!(m.id.unescaped(), "m1");
+        assert_eq!(m.subagent_run_id.as_ref().map(|s| s.raw()), Some("s"));
+        assert_eq!(crate::to_vec(&input), body.as_bytes());
+        let lenient = ParseOptions::lenient();
+        let body = doc(r#"{"subagentRunId":null,"id":"1","role":"user","content":"a"}"#);
+        let input = crate::RunAgentInput::parse_with(body.as_bytes(), &arena, &lenient).unwrap();
+        let crate::Message::User(m) = &input.messages[0] else {
+            panic!("a user message")
+        };
+        assert!(m.subagent_run_id.is_none());
+        let at = r#"{"threadId":"t","runId":"r","messages":["#.len();
+        for (m, kind, off, path) in [
+            (
+                r#"{"id":5,"role":"user","content":"a"}"#,
+                ErrorKind::WrongType {
+                    field: "id",
+                    expected: "a string",
+                    found: "a number",
+                },
+                6,
+                "messages[0].id",
+            ),
+            (
+                r#"{"id":"a","id":"b","role":"user","content":"a"}"#,
+                ErrorKind::DuplicateField("id"),
+                10,
+                "messages[0].id",
+            ),
+            (
+                r#"{"id":"a","role":"user","id":"b","content":"a"}"#,
+                ErrorKind::DuplicateField("id"),
+                24,
+                "messages[0].id",
+            ),
+            (
+                "{\"id\":\"a\u{1}\",\"role\":\"user\",\"content\":\"a\"}",
+                ErrorKind::ControlCharacterInString(1),
+                8,
+                "messages[0].id",
+            ),
+            (
+                r#"{"subagentRunId":null,"id":"1","role":"user","content":"a"}"#,
+                ErrorKind::NullNotAllowed("subagentRunId"),
+                17,
+                "messages[0].subagentRunId",
+            ),
+            (
+                r#"{"id":"1","role":"nobody","content":"a"}"#,
+                ErrorKind::UnknownVariant {
+                    field: "role",
+                    found: "nobody".into(),
+                    expected: "developer, system, assistant, user, tool, activity, reasoning",
+                },
+                17,
+                "messages[0].role",
+            ),
+        ] {
+            let body = doc(m);
+            let err = crate::RunAgentInput::parse(body.as_bytes(), &arena).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset(), err.path()),
+                (&kind, at + off, path),
+                "{m}"
+            );
+        }
     }
 
     #[test]
