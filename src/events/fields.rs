@@ -3,6 +3,7 @@
 //! time from [`EventType::fields`], and the parser dispatches on the number.
 
 use super::event_type::EventType;
+use crate::parser::keys::same;
 
 /// Every field name of any 1.0 event.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -189,21 +190,6 @@ pub(super) fn field_escaped(key: &crate::model::Str<'_>) -> Option<F> {
 
 /// Marks a field the event type does not have.
 pub(super) const ABSENT: u8 = u8::MAX;
-
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
 
 /// The [`F`] of a name (compile time only: an unknown name stops the build).
 const fn of_name(name: &str) -> F {

@@ -155,7 +155,9 @@ fn field_escaped(key: &StrToken<'_>) -> Option<F> {
 /// Marks a field an object does not have.
 const ABSENT: u8 = u8::MAX;
 
-const fn same(a: &str, b: &str) -> bool {
+/// Whether two names are equal, at compile time (where `==` on `str` is not `const`); also
+/// used by the event field tables (`events::fields`).
+pub(crate) const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

@@ -15,7 +15,7 @@ mod capabilities;
 #[doc(hidden)]
 pub mod differential;
 mod input;
-mod keys;
+pub(crate) mod keys;
 pub(crate) mod resume;
 
 use bumpalo::Bump;
