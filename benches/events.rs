@@ -21,9 +21,19 @@
 //!   first, which a `RawValue` cannot be read from; so the tag is dispatched by hand, in the
 //!   same single pass.)
 //! - `sonic-rs Value`: the same split, `sonic_rs::from_slice` into a `sonic_rs::Value` per frame;
+//! - `sonic-rs borrowed typed`: the same split, `sonic_rs::from_slice` into the borrowed
+//!   struct with `sonic_rs::LazyValue` for the JSON-valued fields, matched into the typed enum;
+//! - `simd-json Value` / `simd-json borrowed typed`: the same split, each frame copied into a
+//!   reused buffer (simd-json parses in place) and read with reused `simd_json::Buffers` into
+//!   its borrowed `Value`, or into the borrowed struct (`BorrowedValue` for the JSON-valued
+//!   fields, since it has no raw type), matched into the typed enum;
 //! - `ag-ui typed`: the same split, `serde_json::from_slice` into the `ag-ui` crate's typed
 //!   `Event` (0.5.0-alpha.3, owned);
 //! - `memchr frames`: a `memchr::memmem` scan for the `\n\n` frame separators, the limit.
+//!
+//! Group `events_sse_uuid`: the same stream with thread, run and message ids spelled as UUIDs
+//! (the text is the same; the ids are longer), for `ag-ui-core` (the AG-UI project's crate,
+//! whose typed `Event` reads no other id), beside agui-wire and sonic-rs `Value`.
 //!
 //! Group `events_reduce`: `agui-wire` decode + parse + `Reducer::apply` on each event, against
 //! decode + parse alone.
@@ -47,7 +57,7 @@ use agui_wire::reducer::Reducer;
 use agui_wire::sse::{SseDecoder, SseOptions};
 use agui_wire::{Bump, Event, WriteJson};
 use common::alloc;
-use common::event_stream::{Counts, gen_stream};
+use common::event_stream::{Counts, Ids, gen_stream, gen_stream_with};
 use criterion::{Criterion, SamplingMode, Throughput};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -158,9 +168,10 @@ struct Wire<'a> {
     timestamp: Option<i64>,
 }
 
-/// The typed, borrowed event the `Wire` frame becomes.
+/// The typed, borrowed event a wire frame becomes (`R`: how the peer holds a JSON-valued
+/// field: serde_json's `&RawValue`, sonic-rs's `LazyValue`, simd-json's `BorrowedValue`).
 #[allow(dead_code)] // the fields are read by `black_box` only
-enum Typed<'a> {
+enum Typed<'a, R> {
     RunStarted {
         thread_id: Cow<'a, str>,
         run_id: Cow<'a, str>,
@@ -169,7 +180,7 @@ enum Typed<'a> {
     RunFinished {
         thread_id: Cow<'a, str>,
         run_id: Cow<'a, str>,
-        result: Option<&'a RawValue>,
+        result: Option<R>,
     },
     TextStart {
         message_id: Cow<'a, str>,
@@ -199,8 +210,8 @@ enum Typed<'a> {
         tool_call_id: Cow<'a, str>,
         content: Cow<'a, str>,
     },
-    StateSnapshot(&'a RawValue),
-    StateDelta(&'a RawValue),
+    StateSnapshot(R),
+    StateDelta(R),
     Step(Cow<'a, str>),
 }
 
@@ -208,16 +219,174 @@ fn need<T>(v: Option<T>, what: &str) -> T {
     v.unwrap_or_else(|| panic!("missing {what}"))
 }
 
-/// A string held as a `RawValue`, unescaped (borrowed when it has no escapes).
-fn raw_str(v: Option<&RawValue>) -> Cow<'_, str> {
-    let raw = need(v, "delta").get();
-    match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-        Some(body) if !body.contains('\\') => Cow::Borrowed(body),
-        _ => Cow::Owned(serde_json::from_str::<String>(raw).expect("a string")),
+/// A JSON-valued field that may hold a string (`delta`), read as that string.
+trait AsText<'a> {
+    /// The string, unescaped (borrowed when the peer can).
+    fn text(self) -> Cow<'a, str>;
+}
+
+impl<'a> AsText<'a> for &'a RawValue {
+    fn text(self) -> Cow<'a, str> {
+        let raw = self.get();
+        match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(body) if !body.contains('\\') => Cow::Borrowed(body),
+            _ => Cow::Owned(serde_json::from_str::<String>(raw).expect("a string")),
+        }
     }
 }
 
-fn typed(w: Wire<'_>) -> Typed<'_> {
+impl<'a> AsText<'a> for sonic_rs::LazyValue<'a> {
+    fn text(self) -> Cow<'a, str> {
+        let raw = self.as_raw_cow();
+        match &raw {
+            Cow::Borrowed(r) => match r.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+                Some(body) if !body.contains('\\') => Cow::Borrowed(body),
+                _ => Cow::Owned(sonic_rs::from_str::<String>(r).expect("a string")),
+            },
+            Cow::Owned(r) => Cow::Owned(sonic_rs::from_str::<String>(r).expect("a string")),
+        }
+    }
+}
+
+impl<'a> AsText<'a> for simd_json::BorrowedValue<'a> {
+    fn text(self) -> Cow<'a, str> {
+        match self {
+            // simd-json unescaped the string in its buffer: always borrowed.
+            simd_json::BorrowedValue::String(s) => s,
+            _ => panic!("a string"),
+        }
+    }
+}
+
+/// A string held in a JSON-valued field, unescaped.
+fn raw_str<'a, R: AsText<'a>>(v: Option<R>) -> Cow<'a, str> {
+    need(v, "delta").text()
+}
+
+/// Every field any of the bench's event types has, `R` holding the JSON-valued ones.
+struct Fields<'a, R> {
+    ty: Cow<'a, str>,
+    message_id: Option<Cow<'a, str>>,
+    tool_call_id: Option<Cow<'a, str>>,
+    tool_call_name: Option<Cow<'a, str>>,
+    parent_message_id: Option<Cow<'a, str>>,
+    role: Option<Cow<'a, str>>,
+    thread_id: Option<Cow<'a, str>>,
+    run_id: Option<Cow<'a, str>>,
+    step_name: Option<Cow<'a, str>>,
+    delta: Option<R>,
+    content: Option<Cow<'a, str>>,
+    snapshot: Option<R>,
+    result: Option<R>,
+    timestamp: Option<i64>,
+}
+
+/// One frame read by a serde peer into its own wire struct, with that peer's raw type.
+macro_rules! wire_struct {
+    ($(#[$doc:meta])* $name:ident, $raw:ty) => {
+        $(#[$doc])*
+        #[derive(Deserialize)]
+        // simd-json's `BorrowedValue<'de>` deserializes only from its own lifetime.
+        #[serde(rename_all = "camelCase", bound(deserialize = "'a: 'de"))]
+        struct $name<'a> {
+            #[serde(rename = "type", borrow)]
+            ty: Cow<'a, str>,
+            #[serde(borrow)]
+            message_id: Option<Cow<'a, str>>,
+            #[serde(borrow)]
+            tool_call_id: Option<Cow<'a, str>>,
+            #[serde(borrow)]
+            tool_call_name: Option<Cow<'a, str>>,
+            #[serde(borrow)]
+            parent_message_id: Option<Cow<'a, str>>,
+            #[serde(borrow)]
+            role: Option<Cow<'a, str>>,
+            #[serde(borrow)]
+            thread_id: Option<Cow<'a, str>>,
+            #[serde(borrow)]
+            run_id: Option<Cow<'a, str>>,
+            #[serde(borrow)]
+            step_name: Option<Cow<'a, str>>,
+            /// A string (text, tool args) or a JSON Patch (STATE_DELTA).
+            #[serde(borrow = "'a")]
+            delta: Option<$raw>,
+            #[serde(borrow)]
+            content: Option<Cow<'a, str>>,
+            #[serde(borrow = "'a")]
+            snapshot: Option<$raw>,
+            #[serde(borrow = "'a")]
+            result: Option<$raw>,
+            timestamp: Option<i64>,
+        }
+
+        impl<'a> From<$name<'a>> for Fields<'a, $raw> {
+            fn from(w: $name<'a>) -> Self {
+                Fields {
+                    ty: w.ty,
+                    message_id: w.message_id,
+                    tool_call_id: w.tool_call_id,
+                    tool_call_name: w.tool_call_name,
+                    parent_message_id: w.parent_message_id,
+                    role: w.role,
+                    thread_id: w.thread_id,
+                    run_id: w.run_id,
+                    step_name: w.step_name,
+                    delta: w.delta,
+                    content: w.content,
+                    snapshot: w.snapshot,
+                    result: w.result,
+                    timestamp: w.timestamp,
+                }
+            }
+        }
+    };
+}
+
+wire_struct!(
+    /// sonic-rs's borrowed frame: `LazyValue` for the JSON-valued fields.
+    SonicWire,
+    sonic_rs::LazyValue<'a>
+);
+wire_struct!(
+    /// simd-json's borrowed frame (strings unescaped in its buffer): `BorrowedValue` for the
+    /// JSON-valued fields, which it has no raw type for.
+    SimdWire,
+    simd_json::BorrowedValue<'a>
+);
+
+impl<'a> From<Wire<'a>> for Fields<'a, &'a RawValue> {
+    fn from(w: Wire<'a>) -> Self {
+        Fields {
+            ty: w.ty,
+            message_id: w.message_id,
+            tool_call_id: w.tool_call_id,
+            tool_call_name: w.tool_call_name,
+            parent_message_id: w.parent_message_id,
+            role: w.role,
+            thread_id: w.thread_id,
+            run_id: w.run_id,
+            step_name: w.step_name,
+            delta: w.delta,
+            content: w.content,
+            snapshot: w.snapshot,
+            result: w.result,
+            timestamp: w.timestamp,
+        }
+    }
+}
+
+/// The name `tally` counts, for the three event types the stream's counts single out.
+fn counted(ty: &str) -> &'static str {
+    match ty {
+        "TEXT_MESSAGE_CONTENT" => "TEXT_MESSAGE_CONTENT",
+        "TOOL_CALL_ARGS" => "TOOL_CALL_ARGS",
+        "STATE_DELTA" => "STATE_DELTA",
+        _ => "",
+    }
+}
+
+fn typed<'a, R: AsText<'a>>(w: impl Into<Fields<'a, R>>) -> Typed<'a, R> {
+    let w = w.into();
     match &*w.ty {
         "RUN_STARTED" => Typed::RunStarted {
             thread_id: need(w.thread_id, "threadId"),
@@ -268,12 +437,68 @@ fn serde_typed(input: &[u8]) -> Counts {
     let mut c = Counts::default();
     for line in data_lines(input) {
         let w: Wire<'_> = serde_json::from_slice(line).expect("JSON");
-        let name = match &*w.ty {
-            "TEXT_MESSAGE_CONTENT" => "TEXT_MESSAGE_CONTENT",
-            "TOOL_CALL_ARGS" => "TOOL_CALL_ARGS",
-            "STATE_DELTA" => "STATE_DELTA",
-            _ => "",
-        };
+        let name = counted(&w.ty);
+        black_box(typed(w));
+        tally(&mut c, name);
+    }
+    c
+}
+
+/// sonic-rs into a borrowed typed struct per frame (`LazyValue` for JSON-valued fields).
+fn sonic_typed(input: &[u8]) -> Counts {
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        let w: SonicWire<'_> = sonic_rs::from_slice(line).expect("JSON");
+        let name = counted(&w.ty);
+        black_box(typed(w));
+        tally(&mut c, name);
+    }
+    c
+}
+
+/// simd-json's reusable state for the per-frame peers: the frame's copy (simd-json parses
+/// in place, so it needs a mutable copy) and its scratch buffers, both kept across frames as
+/// our peer keeps its arena.
+struct SimdScratch {
+    frame: Vec<u8>,
+    buffers: simd_json::Buffers,
+}
+
+impl SimdScratch {
+    fn new() -> Self {
+        SimdScratch {
+            frame: Vec::with_capacity(4096),
+            buffers: simd_json::Buffers::new(4096),
+        }
+    }
+}
+
+/// simd-json into its borrowed `Value` per frame (copy of the frame, buffers reused).
+fn simd_value(input: &[u8], s: &mut SimdScratch) -> Counts {
+    use simd_json::prelude::*;
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        s.frame.clear();
+        s.frame.extend_from_slice(line);
+        let v =
+            simd_json::to_borrowed_value_with_buffers(&mut s.frame, &mut s.buffers).expect("JSON");
+        tally(
+            &mut c,
+            v.get("type").and_then(|t| t.as_str()).expect("a type"),
+        );
+    }
+    c
+}
+
+/// simd-json into a borrowed typed struct per frame (copy of the frame, buffers reused).
+fn simd_typed(input: &[u8], s: &mut SimdScratch) -> Counts {
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        s.frame.clear();
+        s.frame.extend_from_slice(line);
+        let w: SimdWire<'_> =
+            simd_json::serde::from_slice_with_buffers(&mut s.frame, &mut s.buffers).expect("JSON");
+        let name = counted(&w.ty);
         black_box(typed(w));
         tally(&mut c, name);
     }
@@ -300,6 +525,24 @@ fn ag_ui_typed(input: &[u8]) -> Counts {
     for line in data_lines(input) {
         let ev: ag_ui::Event = serde_json::from_slice(line).expect("ag-ui event");
         tally(&mut c, ev.event_type().as_str());
+    }
+    c
+}
+
+/// The AG-UI project's `ag-ui-core` typed `Event` per frame (serde_json, the same line split;
+/// it types thread, run and message ids as UUIDs, so it runs on the UUID-id stream).
+fn ag_ui_core_typed(input: &[u8]) -> Counts {
+    let mut c = Counts::default();
+    for line in data_lines(input) {
+        let ev: ag_ui_core::event::Event = serde_json::from_slice(line).expect("ag-ui-core event");
+        let name = match &ev {
+            ag_ui_core::event::Event::TextMessageContent(_) => "TEXT_MESSAGE_CONTENT",
+            ag_ui_core::event::Event::ToolCallArgs(_) => "TOOL_CALL_ARGS",
+            ag_ui_core::event::Event::StateDelta(_) => "STATE_DELTA",
+            _ => "",
+        };
+        black_box(&ev);
+        tally(&mut c, name);
     }
     c
 }
@@ -368,6 +611,14 @@ fn main() {
     assert_eq!(serde_value(input), want, "serde_json Value");
     assert_eq!(serde_typed(input), want, "serde_json borrowed typed");
     assert_eq!(sonic_value(input), want, "sonic-rs Value");
+    assert_eq!(sonic_typed(input), want, "sonic-rs borrowed typed");
+    let mut simd = SimdScratch::new();
+    assert_eq!(simd_value(input, &mut simd), want, "simd-json Value");
+    assert_eq!(
+        simd_typed(input, &mut simd),
+        want,
+        "simd-json borrowed typed"
+    );
     assert_eq!(ag_ui_typed(input), want, "ag-ui typed");
     assert_eq!(memchr_frames(input), want.events, "memchr frames");
     let (counts, reducer) = ours_reduce(input, &mut arena);
@@ -420,6 +671,30 @@ fn main() {
     );
     alloc_line(
         "events_sse",
+        "sonic-rs borrowed typed",
+        allocs_of(|| {
+            black_box(sonic_typed(black_box(input)));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
+        "simd-json Value",
+        allocs_of(|| {
+            black_box(simd_value(black_box(input), &mut simd));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
+        "simd-json borrowed typed",
+        allocs_of(|| {
+            black_box(simd_typed(black_box(input), &mut simd));
+        }),
+        n,
+    );
+    alloc_line(
+        "events_sse",
         "ag-ui typed",
         allocs_of(|| {
             black_box(ag_ui_typed(black_box(input)));
@@ -458,9 +733,56 @@ fn main() {
     g.bench_function("sonic-rs Value", |b| {
         b.iter(|| sonic_value(black_box(input)))
     });
+    g.bench_function("sonic-rs borrowed typed", |b| {
+        b.iter(|| sonic_typed(black_box(input)))
+    });
+    g.bench_function("simd-json Value", |b| {
+        b.iter(|| simd_value(black_box(input), &mut simd))
+    });
+    g.bench_function("simd-json borrowed typed", |b| {
+        b.iter(|| simd_typed(black_box(input), &mut simd))
+    });
     g.bench_function("ag-ui typed", |b| b.iter(|| ag_ui_typed(black_box(input))));
     g.bench_function("memchr frames", |b| {
         b.iter(|| memchr_frames(black_box(input)))
+    });
+    g.finish();
+
+    // The same stream with UUID ids, for `ag-ui-core`, which reads no other id; ours and the
+    // fastest `Value` peer beside it on the same bytes.
+    let uuid_stream = gen_stream_with(EVENTS, 0x5EED_A6E1_0000_0008, Ids::Uuid);
+    let uuid = uuid_stream.bytes.as_slice();
+    assert_eq!(
+        uuid_stream.counts, want,
+        "the UUID stream has the same events"
+    );
+    assert_eq!(ours(uuid, &mut arena), want, "agui-wire (UUID ids)");
+    assert_eq!(sonic_value(uuid), want, "sonic-rs Value (UUID ids)");
+    assert_eq!(ag_ui_core_typed(uuid), want, "ag-ui-core typed");
+    println!(
+        "\n== events_sse_uuid: {} bytes ({})",
+        uuid.len(),
+        alloc::human(uuid.len() as u64)
+    );
+    alloc_line(
+        "events_sse_uuid",
+        "ag-ui-core typed",
+        allocs_of(|| {
+            black_box(ag_ui_core_typed(black_box(uuid)));
+        }),
+        uuid.len(),
+    );
+    let mut g = c.benchmark_group("events_sse_uuid");
+    g.throughput(Throughput::Bytes(uuid.len() as u64));
+    configure(&mut g, profile.quick);
+    g.bench_function("agui-wire", |b| {
+        b.iter(|| ours(black_box(uuid), &mut arena))
+    });
+    g.bench_function("sonic-rs Value", |b| {
+        b.iter(|| sonic_value(black_box(uuid)))
+    });
+    g.bench_function("ag-ui-core typed", |b| {
+        b.iter(|| ag_ui_core_typed(black_box(uuid)))
     });
     g.finish();
 

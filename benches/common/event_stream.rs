@@ -103,6 +103,35 @@ pub fn esc(out: &mut String, s: &str, ascii: bool) {
 }
 
 pub fn gen_stream(target: usize, seed: u64) -> Stream {
+    gen_stream_with(target, seed, Ids::Short)
+}
+
+/// How the generator spells thread, run and message ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ids {
+    /// `thread-7f3a`, `run-0001`, `msg-000042`, `res-000042`: what most servers send.
+    Short,
+    /// UUIDs (`00000000-0000-4000-8000-000000000042`), for peers that accept nothing else
+    /// (`ag-ui-core` types thread, run and message ids as `Uuid`). Tool-call ids stay
+    /// `call-000042` either way. The text is the same; only the ids are longer.
+    Uuid,
+}
+
+/// [`gen_stream`] with the id spelling chosen.
+pub fn gen_stream_with(target: usize, seed: u64, ids: Ids) -> Stream {
+    let id = |kind: u8, n: usize| -> String {
+        match (ids, kind) {
+            (Ids::Short, b't') => "thread-7f3a".to_string(),
+            (Ids::Short, b'r') => "run-0001".to_string(),
+            (Ids::Short, b'm') => format!("msg-{n:06}"),
+            (Ids::Short, _) => format!("res-{n:06}"),
+            (Ids::Uuid, b't') => "7f3a0000-0000-4000-8000-000000000000".to_string(),
+            (Ids::Uuid, b'r') => "00000001-0000-4000-8000-000000000000".to_string(),
+            (Ids::Uuid, b'm') => format!("00000000-0000-4000-8000-{n:012}"),
+            (Ids::Uuid, _) => format!("00000000-0000-4000-9000-{n:012}"),
+        }
+    };
+    let (thread, run) = (id(b't', 0), id(b'r', 0));
     let mut r = Rng(seed);
     let mut out = String::with_capacity(target * 110);
     let mut c = Counts::default();
@@ -115,7 +144,9 @@ pub fn gen_stream(target: usize, seed: u64) -> Stream {
     frame(
         &mut out,
         &mut c,
-        r#"{"type":"RUN_STARTED","threadId":"thread-7f3a","runId":"run-0001","timestamp":1767312000000}"#,
+        &format!(
+            r#"{{"type":"RUN_STARTED","threadId":"{thread}","runId":"{run}","timestamp":1767312000000}}"#
+        ),
     );
     let mut snap = String::from(
         r#"{"type":"STATE_SNAPSHOT","snapshot":{"status":"working","progress":0,"steps":{"#,
@@ -134,7 +165,7 @@ pub fn gen_stream(target: usize, seed: u64) -> Stream {
     // Leave room for the longest turn and RUN_FINISHED.
     while c.events + 120 < target {
         turn += 1;
-        let mid = format!("msg-{turn:06}");
+        let mid = id(b'm', turn);
         j.clear();
         j.push_str(&format!(
             r#"{{"type":"TEXT_MESSAGE_START","messageId":"{mid}","role":"assistant"}}"#
@@ -197,7 +228,8 @@ pub fn gen_stream(target: usize, seed: u64) -> Stream {
             frame(&mut out, &mut c, &j);
             j.clear();
             j.push_str(&format!(
-                r#"{{"type":"TOOL_CALL_RESULT","messageId":"res-{turn:06}","toolCallId":"{tc}","role":"tool","content":""#
+                r#"{{"type":"TOOL_CALL_RESULT","messageId":"{res}","toolCallId":"{tc}","role":"tool","content":""#,
+                res = id(b'x', turn)
             ));
             esc(
                 &mut j,
@@ -245,7 +277,9 @@ pub fn gen_stream(target: usize, seed: u64) -> Stream {
     frame(
         &mut out,
         &mut c,
-        r#"{"type":"RUN_FINISHED","threadId":"thread-7f3a","runId":"run-0001","result":{"ok":true}}"#,
+        &format!(
+            r#"{{"type":"RUN_FINISHED","threadId":"{thread}","runId":"{run}","result":{{"ok":true}}}}"#
+        ),
     );
     Stream {
         bytes: out.into_bytes(),
