@@ -134,40 +134,6 @@ fn serde_value(input: &[u8]) -> Counts {
     c
 }
 
-/// One frame, every field any of the bench's event types has; borrowed where serde_json can.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Wire<'a> {
-    #[serde(rename = "type", borrow)]
-    ty: Cow<'a, str>,
-    #[serde(borrow)]
-    message_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    tool_call_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    tool_call_name: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    parent_message_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    role: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    thread_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    run_id: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    step_name: Option<Cow<'a, str>>,
-    /// A string (text, tool args) or a JSON Patch (STATE_DELTA).
-    #[serde(borrow)]
-    delta: Option<&'a RawValue>,
-    #[serde(borrow)]
-    content: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    snapshot: Option<&'a RawValue>,
-    #[serde(borrow)]
-    result: Option<&'a RawValue>,
-    timestamp: Option<i64>,
-}
-
 /// The typed, borrowed event a wire frame becomes (`R`: how the peer holds a JSON-valued
 /// field: serde_json's `&RawValue`, sonic-rs's `LazyValue`, simd-json's `BorrowedValue`).
 #[allow(dead_code)] // the fields are read by `black_box` only
@@ -343,6 +309,12 @@ macro_rules! wire_struct {
 }
 
 wire_struct!(
+    /// One frame, every field any of the bench's event types has; borrowed where serde_json
+    /// can, `&RawValue` for the JSON-valued fields.
+    Wire,
+    &'a RawValue
+);
+wire_struct!(
     /// sonic-rs's borrowed frame: `LazyValue` for the JSON-valued fields.
     SonicWire,
     sonic_rs::LazyValue<'a>
@@ -353,27 +325,6 @@ wire_struct!(
     SimdWire,
     simd_json::BorrowedValue<'a>
 );
-
-impl<'a> From<Wire<'a>> for Fields<'a, &'a RawValue> {
-    fn from(w: Wire<'a>) -> Self {
-        Fields {
-            ty: w.ty,
-            message_id: w.message_id,
-            tool_call_id: w.tool_call_id,
-            tool_call_name: w.tool_call_name,
-            parent_message_id: w.parent_message_id,
-            role: w.role,
-            thread_id: w.thread_id,
-            run_id: w.run_id,
-            step_name: w.step_name,
-            delta: w.delta,
-            content: w.content,
-            snapshot: w.snapshot,
-            result: w.result,
-            timestamp: w.timestamp,
-        }
-    }
-}
 
 /// The name `tally` counts, for the three event types the stream's counts single out.
 fn counted(ty: &str) -> &'static str {
