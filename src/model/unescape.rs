@@ -109,9 +109,107 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
     Some(v)
 }
 
-/// Unescapes `raw` into `arena` (one allocation of `raw.len()` bytes, never grown for valid
-/// content).
+/// How many bytes past `raw.len()` the output of [`unescape_blocks`] must have.
+const SLACK: usize = 16;
+
+/// Unescapes `raw` into `out` (at least `raw.len() + SLACK` bytes) 16 bytes at a time, with
+/// no call per escape: each 16-byte chunk of `raw` is stored whole where the output has got
+/// to, and only its bytes before the first backslash count (the rest is written over next);
+/// that escape is decoded in place and the next chunk starts right after it. Returns the
+/// output's length, or `None` when an escape decodes to more bytes than it is long (only
+/// invalid ones, which validated content never has; the caller then unescapes by runs).
+///
+/// Every escape is at least as long as what it decodes to, so the output never gets ahead
+/// of the input (`o <= i`), and a chunk stored at `o` ends by `raw.len() + SLACK`. The
+/// output is valid UTF-8 for the same reason as [`unescape_runs`]'s: the bytes kept are
+/// `raw` cut at ASCII backslashes, and escapes decode to whole characters.
+#[inline]
+fn unescape_blocks(raw: &[u8], out: &mut [u8]) -> Option<usize> {
+    let n = raw.len();
+    let (mut i, mut o) = (0usize, 0usize);
+    while i < n {
+        let left = n - i;
+        let chunk: [u8; 16] = match raw.get(i..i + 16) {
+            Some(c) => c.try_into().ok()?,
+            None => {
+                // The last bytes, padded with zeros (not backslashes).
+                let mut t = [0u8; 16];
+                t.get_mut(..left)?.copy_from_slice(raw.get(i..)?);
+                t
+            }
+        };
+        out.get_mut(o..o + 16)?.copy_from_slice(&chunk);
+        let m = crate::scanner::simd::backslashes16(&chunk);
+        if m == 0 {
+            let step = left.min(16);
+            i += step;
+            o += step;
+            continue;
+        }
+        let k = m.trailing_zeros() as usize;
+        i += k;
+        o += k;
+        let (len, wrote) = escape_at(raw, i, out.get_mut(o..o + 4)?)?;
+        i += len;
+        o += wrote;
+    }
+    Some(o)
+}
+
+/// Decodes the escape whose backslash is at `b[at]` into `dst` (4 bytes); returns its length
+/// and how many bytes it decoded to, or `None` when that is more than its length.
+#[inline(always)]
+fn escape_at(b: &[u8], at: usize, dst: &mut [u8]) -> Option<(usize, usize)> {
+    let c = *b.get(at + 1)?;
+    if c < 128 && SIMPLE[c as usize] != 0 {
+        *dst.first_mut()? = SIMPLE[c as usize];
+        return Some((2, 1));
+    }
+    if c == b'u' {
+        // The casts keep the low bits on purpose: `u` < 0x10000, split into UTF-8 bytes.
+        match hex4(b, at + 2) {
+            Some(u) if u < 0x80 => {
+                *dst.first_mut()? = u as u8;
+                return Some((6, 1));
+            }
+            Some(u) if u < 0x800 => {
+                dst.get_mut(..2)?
+                    .copy_from_slice(&[0xC0 | (u >> 6) as u8, 0x80 | (u & 0x3F) as u8]);
+                return Some((6, 2));
+            }
+            Some(u) if !(0xD800..0xE000).contains(&u) => {
+                dst.get_mut(..3)?.copy_from_slice(&[
+                    0xE0 | (u >> 12) as u8,
+                    0x80 | ((u >> 6) & 0x3F) as u8,
+                    0x80 | (u & 0x3F) as u8,
+                ]);
+                return Some((6, 3));
+            }
+            _ => {}
+        }
+    }
+    // Surrogate pairs, and what validated content never has: lone surrogates, bad escapes.
+    let (ch, len) = decode_escape(b, at);
+    let wrote = ch.len_utf8();
+    if wrote > len || dst.len() < wrote {
+        return None;
+    }
+    ch.encode_utf8(dst);
+    Some((len, wrote))
+}
+
+/// Unescapes `raw` into `arena`: one allocation of `raw.len() + SLACK` bytes for valid
+/// content.
 pub(crate) fn unescape_in<'a>(raw: &str, arena: &'a Bump) -> &'a str {
+    let out = arena.alloc_slice_fill_copy(raw.len() + SLACK, 0u8);
+    if let Some(len) = unescape_blocks(raw.as_bytes(), out) {
+        let out: &'a [u8] = out;
+        let text = out.get(..len).unwrap_or_default();
+        debug_assert!(std::str::from_utf8(text).is_ok());
+        // SAFETY: `unescape_blocks` writes valid UTF-8 for any `&str` input (see its doc:
+        // `raw` cut at ASCII backslashes plus whole encoded characters).
+        return unsafe { std::str::from_utf8_unchecked(text) };
+    }
     let mut out = bumpalo::collections::Vec::with_capacity_in(raw.len(), arena);
     unescape_runs(raw, &mut out);
     debug_assert!(std::str::from_utf8(&out).is_ok());
@@ -123,10 +221,16 @@ pub(crate) fn unescape_in<'a>(raw: &str, arena: &'a Bump) -> &'a str {
 
 /// Unescapes validated JSON string content onto the heap.
 pub(crate) fn unescape(raw: &str) -> String {
-    let mut out = Vec::with_capacity(raw.len());
-    unescape_runs(raw, &mut out);
+    let mut out = vec![0u8; raw.len() + SLACK];
+    if let Some(len) = unescape_blocks(raw.as_bytes(), &mut out) {
+        out.truncate(len);
+    } else {
+        out.clear();
+        unescape_runs(raw, &mut out);
+    }
     debug_assert!(std::str::from_utf8(&out).is_ok());
-    // SAFETY: as in `unescape_in`, the output of `unescape_runs` on a `&str` is valid UTF-8.
+    // SAFETY: as in `unescape_in`, the output of `unescape_blocks` (or of `unescape_runs`)
+    // on a `&str` is valid UTF-8.
     unsafe { String::from_utf8_unchecked(out) }
 }
 
@@ -256,6 +360,30 @@ mod tests {
                 for post in ["", "z", "☕", r"\n"] {
                     check(&format!("{pre}{e}{post}"));
                     check(&format!("{pre}{e}{e}{post}{e}"));
+                }
+            }
+        }
+    }
+
+    /// The 16-byte chunks of `unescape_blocks`: each escape at every offset around the first
+    /// two chunk ends, and strings ending at every offset after it (the padded last chunk).
+    #[test]
+    fn escapes_around_chunks() {
+        for e in [
+            r"\n",
+            r#"\""#,
+            r"\\",
+            r"\u00e9",
+            r"\u2615",
+            r"\ud83d\ude00",
+            r"\q",
+            r"\u12",
+        ] {
+            for pre in 0..40 {
+                for post in 0..20 {
+                    let text = format!("{}{e}{}", "x".repeat(pre), "é".repeat(post / 2));
+                    check(&text);
+                    check(&format!("{text}{e}"));
                 }
             }
         }
