@@ -8,6 +8,7 @@
 //! Nothing here recurses: nested values are walked with an explicit bit stack whose depth is
 //! bounded by the caller's limit, so a million nested arrays cost a clear error, not a crash.
 
+mod escape;
 pub(crate) mod index;
 pub(crate) mod resume;
 pub(crate) mod simd;
@@ -253,6 +254,15 @@ impl<'a> Cursor<'a> {
                             skip_to = at + 2;
                             m = clear_below(m, skip_to);
                         }
+                        // `\uXXXX` outside the surrogates inline too, by one word.
+                        b'\\'
+                            if bytes.get(at + 1) == Some(&b'u')
+                                && escape::plain_unicode(bytes, at + 2) =>
+                        {
+                            escaped = true;
+                            skip_to = at + 6;
+                            m = clear_below(m, skip_to);
+                        }
                         b'\\' => {
                             escaped = true;
                             skip_to = match self.escape(at) {
@@ -382,51 +392,6 @@ impl<'a> Cursor<'a> {
             r.stopped_in = Stopped::String;
         }
         e
-    }
-
-    /// Validates the escape whose backslash is at `at`; returns the offset after it.
-    fn escape(&self, at: usize) -> RawResult<usize> {
-        let bad = |kind| Err(RawError::new(kind, at));
-        match self.bytes.get(at + 1) {
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
-            Some(b'u') => {
-                let Some(unit) = hex4(self.bytes, at + 2) else {
-                    return bad(if self.bytes.len() < at + 6 {
-                        ErrorKind::UnexpectedEof
-                    } else {
-                        ErrorKind::InvalidEscape
-                    });
-                };
-                match unit {
-                    0xD800..=0xDBFF => {
-                        // A high surrogate must be followed by an escaped low surrogate.
-                        // The input may end anywhere in the pair (`\ud83d`, `\ud83d\`,
-                        // `\ud83d\u`, `\ud83d\ude0`): that is a truncation, not a lone
-                        // surrogate.
-                        let backslash = self.bytes.get(at + 6);
-                        if backslash == Some(&b'\\') && self.bytes.get(at + 7).is_none() {
-                            return bad(ErrorKind::UnexpectedEof);
-                        }
-                        if backslash == Some(&b'\\') && self.bytes.get(at + 7) == Some(&b'u') {
-                            match hex4(self.bytes, at + 8) {
-                                Some(0xDC00..=0xDFFF) => Ok(at + 12),
-                                Some(_) => bad(ErrorKind::LoneSurrogate),
-                                None if self.bytes.len() < at + 12 => bad(ErrorKind::UnexpectedEof),
-                                None => bad(ErrorKind::InvalidEscape),
-                            }
-                        } else if self.bytes.len() <= at + 6 {
-                            bad(ErrorKind::UnexpectedEof)
-                        } else {
-                            bad(ErrorKind::LoneSurrogate)
-                        }
-                    }
-                    0xDC00..=0xDFFF => bad(ErrorKind::LoneSurrogate),
-                    _ => Ok(at + 6),
-                }
-            }
-            Some(_) => bad(ErrorKind::InvalidEscape),
-            None => bad(ErrorKind::UnexpectedEof),
-        }
     }
 
     /// Scans a number at the current position.
@@ -848,15 +813,6 @@ fn leading_digits(x: u64) -> usize {
     (flags.trailing_zeros() / 8) as usize
 }
 
-fn hex4(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at + 4)?;
-    let mut v = 0u32;
-    for &c in s {
-        v = v * 16 + (c as char).to_digit(16)?;
-    }
-    Some(v)
-}
-
 /// One bit per open container (1 = object): 512 levels inline, heap beyond.
 #[derive(Debug)]
 pub(crate) struct BitStack {
@@ -926,7 +882,17 @@ mod tests {
     /// a byte loop says, and is marked escaped.
     #[test]
     fn escapes_across_blocks() {
-        for esc in [r#"\""#, r"\\", r#"\\\""#, r"\n", r"\ud83d\ude00", r"\u00e9"] {
+        for esc in [
+            r#"\""#,
+            r"\\",
+            r#"\\\""#,
+            r"\n",
+            r"\ud83d\ude00",
+            r"\u00e9",
+            r"\uD7FF",
+            r"\uFfFf",
+            r"\u0000",
+        ] {
             for before in 0..140 {
                 let body = format!("{}{esc}{}", "a".repeat(before), "b".repeat(before % 7));
                 let doc = format!("\"{body}\"{}", " ".repeat(80));
@@ -937,6 +903,28 @@ mod tests {
                     (&body[..], true, body.len() + 2),
                     "{doc}"
                 );
+            }
+        }
+    }
+
+    /// Bad `\u` escapes at every offset around the blocks: the same error, at the backslash,
+    /// whether the inline look or `escape` sees them.
+    #[test]
+    fn bad_unicode_escapes_across_blocks() {
+        for (esc, kind) in [
+            (r"\u12G4", ErrorKind::InvalidEscape),
+            (r"\u/000", ErrorKind::InvalidEscape),
+            (r"\u:000", ErrorKind::InvalidEscape),
+            (r"\u00`0", ErrorKind::InvalidEscape),
+            (r"\u00g0", ErrorKind::InvalidEscape),
+            (r"\u00é", ErrorKind::InvalidEscape),
+            (r"\uDC00", ErrorKind::LoneSurrogate),
+            (r"\ud800x", ErrorKind::LoneSurrogate),
+        ] {
+            for before in 0..140 {
+                let doc = format!("\"{}{esc}b\"{}", "a".repeat(before), " ".repeat(80));
+                let e = Cursor::new(doc.as_bytes()).string().unwrap_err();
+                assert_eq!((e.kind, e.offset), (kind.clone(), before + 1), "{doc}");
             }
         }
     }
