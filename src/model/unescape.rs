@@ -7,6 +7,8 @@
 //! escapes (which validated input never has; error messages unescape raw bytes) the same way,
 //! as U+FFFD.
 
+use std::mem::MaybeUninit;
+
 use bumpalo::Bump;
 
 /// Where [`unescape_runs`] writes.
@@ -92,26 +94,165 @@ fn escape_into(b: &[u8], at: usize, out: &mut impl ByteSink) -> usize {
     }
 }
 
-/// The value of the four hex digits at `b[at..]`, if they are four hex digits.
+/// The value of each hex digit, indexed by byte; 0x80 for the bytes that are not one.
+const HEX: [u8; 256] = {
+    let mut t = [0x80u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = match c as u8 {
+            d @ b'0'..=b'9' => d - b'0',
+            d @ b'a'..=b'f' => d - b'a' + 10,
+            d @ b'A'..=b'F' => d - b'A' + 10,
+            _ => 0x80,
+        };
+        c += 1;
+    }
+    t
+};
+
+/// The value of the four hex digits at `b[at..]`, if they are four hex digits (four table
+/// looks and one test, no branch per digit).
 #[inline(always)]
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at + 4)?;
-    let mut v = 0u32;
-    for &c in s {
-        let d = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => return None,
-        };
-        v = v << 4 | d as u32;
+    let s: &[u8; 4] = b.get(at..at + 4)?.try_into().ok()?;
+    let d = s.map(|c| HEX[c as usize]);
+    if (d[0] | d[1] | d[2] | d[3]) & 0x80 != 0 {
+        return None;
     }
-    Some(v)
+    Some((d[0] as u32) << 12 | (d[1] as u32) << 8 | (d[2] as u32) << 4 | d[3] as u32)
 }
 
-/// Unescapes `raw` into `arena` (one allocation of `raw.len()` bytes, never grown for valid
-/// content).
+/// How many bytes past `raw.len()` the output of [`unescape_blocks`] must have.
+const SLACK: usize = 16;
+
+/// Unescapes `raw` into `out` (at least `raw.len() + SLACK` bytes) 16 bytes at a time, with
+/// no call per escape: each 16-byte chunk of `raw` is stored whole where the output has got
+/// to, and only its bytes before the first backslash count (the rest is written over next);
+/// that escape is decoded in place and the next chunk starts right after it. Returns the
+/// output's length `len`, or `None` when an escape decodes to more bytes than it is long
+/// (only invalid ones, which validated content never has; the caller then unescapes by
+/// runs).
+///
+/// On `Some(len)`, every byte of `out[..len]` has been written: the output only grows over
+/// bytes just stored (a chunk's 16 cover the at most 16 it counts; an escape's 4 the at most
+/// 4 it decodes to). Every escape is at least as long as what it decodes to, so the output
+/// never gets ahead of the input (`o <= i`), and a chunk stored at `o` ends by
+/// `raw.len() + SLACK`. The output is valid UTF-8 for the same reason as
+/// [`unescape_runs`]'s: the bytes kept are `raw` cut at ASCII backslashes, and escapes decode
+/// to whole characters.
+#[inline]
+fn unescape_blocks(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
+    let n = raw.len();
+    let (mut i, mut o) = (0usize, 0usize);
+    while i < n {
+        let left = n - i;
+        let chunk: [u8; 16] = match raw.get(i..i + 16) {
+            Some(c) => c.try_into().ok()?,
+            None => last_chunk(raw.get(i..)?),
+        };
+        put(out, o, chunk)?;
+        let m = crate::scanner::simd::backslashes16(&chunk);
+        if m == 0 {
+            let step = left.min(16);
+            i += step;
+            o += step;
+            continue;
+        }
+        let k = m.trailing_zeros() as usize;
+        i += k;
+        o += k;
+        let (bytes, len, wrote) = escape_at(raw, i)?;
+        put(out, o, bytes)?;
+        i += len;
+        o += wrote;
+    }
+    Some(o)
+}
+
+/// Stores `bytes` at `out[at..]`.
+#[inline(always)]
+fn put<const N: usize>(out: &mut [MaybeUninit<u8>], at: usize, bytes: [u8; N]) -> Option<()> {
+    out.get_mut(at..at + N)?
+        .copy_from_slice(&bytes.map(MaybeUninit::new));
+    Some(())
+}
+
+/// The last bytes of a string (fewer than 16), padded with zeros (not backslashes): two
+/// overlapping word copies instead of a `memcpy` call.
+#[inline(always)]
+fn last_chunk(rest: &[u8]) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let r = rest.len();
+    if (8..16).contains(&r) {
+        t[..8].copy_from_slice(&rest[..8]);
+        t[r - 8..r].copy_from_slice(&rest[r - 8..]);
+    } else if (4..8).contains(&r) {
+        t[..4].copy_from_slice(&rest[..4]);
+        t[r - 4..r].copy_from_slice(&rest[r - 4..]);
+    } else if (1..4).contains(&r) {
+        t[0] = rest[0];
+        t[r / 2] = rest[r / 2];
+        t[r - 1] = rest[r - 1];
+    }
+    t
+}
+
+/// Decodes the escape whose backslash is at `b[at]`: the UTF-8 it stands for (in the first
+/// bytes of four), the escape's length and the UTF-8 length, or `None` when that is more
+/// than the escape's length.
+#[inline(always)]
+fn escape_at(b: &[u8], at: usize) -> Option<([u8; 4], usize, usize)> {
+    let c = *b.get(at + 1)?;
+    if c < 128 && SIMPLE[c as usize] != 0 {
+        return Some(([SIMPLE[c as usize], 0, 0, 0], 2, 1));
+    }
+    if c == b'u' {
+        // The casts keep the low bits on purpose: `u` < 0x10000, split into UTF-8 bytes.
+        match hex4(b, at + 2) {
+            Some(u) if u < 0x80 => return Some(([u as u8, 0, 0, 0], 6, 1)),
+            Some(u) if u < 0x800 => {
+                let utf8 = [0xC0 | (u >> 6) as u8, 0x80 | (u & 0x3F) as u8, 0, 0];
+                return Some((utf8, 6, 2));
+            }
+            Some(u) if !(0xD800..0xE000).contains(&u) => {
+                let utf8 = [
+                    0xE0 | (u >> 12) as u8,
+                    0x80 | ((u >> 6) & 0x3F) as u8,
+                    0x80 | (u & 0x3F) as u8,
+                    0,
+                ];
+                return Some((utf8, 6, 3));
+            }
+            _ => {}
+        }
+    }
+    // Surrogate pairs, and what validated content never has: lone surrogates, bad escapes.
+    let (ch, len) = decode_escape(b, at);
+    let wrote = ch.len_utf8();
+    if wrote > len {
+        return None;
+    }
+    let mut utf8 = [0u8; 4];
+    ch.encode_utf8(&mut utf8);
+    Some((utf8, len, wrote))
+}
+
+/// Unescapes `raw` into `arena`: one allocation of `raw.len() + SLACK` bytes for valid
+/// content, not cleared first.
 pub(crate) fn unescape_in<'a>(raw: &str, arena: &'a Bump) -> &'a str {
+    let out = arena.alloc_slice_fill_copy(raw.len() + SLACK, MaybeUninit::<u8>::uninit());
+    if let Some(len) = unescape_blocks(raw.as_bytes(), out)
+        && let Some(text) = out.get(..len)
+    {
+        // SAFETY: on `Some(len)`, `unescape_blocks` has written every byte of `out[..len]`
+        // (see its doc), so the `len` bytes at `text` are initialized `u8`s, borrowed from
+        // the arena for `'a` like `out`.
+        let text: &'a [u8] = unsafe { std::slice::from_raw_parts(text.as_ptr().cast(), len) };
+        debug_assert!(std::str::from_utf8(text).is_ok());
+        // SAFETY: `unescape_blocks` writes valid UTF-8 for any `&str` input (see its doc:
+        // `raw` cut at ASCII backslashes plus whole encoded characters).
+        return unsafe { std::str::from_utf8_unchecked(text) };
+    }
     let mut out = bumpalo::collections::Vec::with_capacity_in(raw.len(), arena);
     unescape_runs(raw, &mut out);
     debug_assert!(std::str::from_utf8(&out).is_ok());
@@ -123,10 +264,17 @@ pub(crate) fn unescape_in<'a>(raw: &str, arena: &'a Bump) -> &'a str {
 
 /// Unescapes validated JSON string content onto the heap.
 pub(crate) fn unescape(raw: &str) -> String {
-    let mut out = Vec::with_capacity(raw.len());
-    unescape_runs(raw, &mut out);
+    let mut out = Vec::with_capacity(raw.len() + SLACK);
+    if let Some(len) = unescape_blocks(raw.as_bytes(), out.spare_capacity_mut()) {
+        // SAFETY: `len` is at most the spare capacity `unescape_blocks` was given, and it has
+        // written every byte of the first `len` (see its doc).
+        unsafe { out.set_len(len) };
+    } else {
+        unescape_runs(raw, &mut out);
+    }
     debug_assert!(std::str::from_utf8(&out).is_ok());
-    // SAFETY: as in `unescape_in`, the output of `unescape_runs` on a `&str` is valid UTF-8.
+    // SAFETY: as in `unescape_in`, the output of `unescape_blocks` (or of `unescape_runs`)
+    // on a `&str` is valid UTF-8.
     unsafe { String::from_utf8_unchecked(out) }
 }
 
@@ -256,6 +404,30 @@ mod tests {
                 for post in ["", "z", "☕", r"\n"] {
                     check(&format!("{pre}{e}{post}"));
                     check(&format!("{pre}{e}{e}{post}{e}"));
+                }
+            }
+        }
+    }
+
+    /// The 16-byte chunks of `unescape_blocks`: each escape at every offset around the first
+    /// two chunk ends, and strings ending at every offset after it (the padded last chunk).
+    #[test]
+    fn escapes_around_chunks() {
+        for e in [
+            r"\n",
+            r#"\""#,
+            r"\\",
+            r"\u00e9",
+            r"\u2615",
+            r"\ud83d\ude00",
+            r"\q",
+            r"\u12",
+        ] {
+            for pre in 0..40 {
+                for post in 0..20 {
+                    let text = format!("{}{e}{}", "x".repeat(pre), "é".repeat(post / 2));
+                    check(&text);
+                    check(&format!("{text}{e}"));
                 }
             }
         }

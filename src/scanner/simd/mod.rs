@@ -167,6 +167,20 @@ pub(crate) fn mask16(chunk: &[u8; 16]) -> (u32, u32) {
     }
 }
 
+/// The mask of backslashes in 16 bytes (bit `k` is byte `k`), for the unescaper: SSE2 on
+/// x86_64, two SWAR words elsewhere; the tests compare the two.
+#[inline(always)]
+pub(crate) fn backslashes16(chunk: &[u8; 16]) -> u32 {
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    {
+        sse2::backslashes16(chunk)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar))))]
+    {
+        scalar::backslashes16(chunk)
+    }
+}
+
 /// The masks of [`mask16`] for the 16 bytes at `at` (bit 0 is `at`), and how many of them
 /// lie in the input: 16, or fewer near its end, where the input's last 16 bytes are read and
 /// the masks shifted down (zeros come in, so nothing past the input is flagged). `None` when
@@ -300,6 +314,13 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
                 "mask16 at {from}: {:?}, scalar {:?}",
                 mask16(chunk),
                 scalar::mask16(chunk)
+            ));
+        }
+        if backslashes16(chunk) != scalar::backslashes16(chunk) {
+            return Err(format!(
+                "backslashes16 at {from}: {:#x}, scalar {:#x}",
+                backslashes16(chunk),
+                scalar::backslashes16(chunk)
             ));
         }
     }
@@ -581,6 +602,9 @@ mod tests {
         #[test]
         fn mask16_agree(bytes in proptest::array::uniform16(any::<u8>())) {
             prop_assert_eq!(mask16(&bytes), scalar::mask16(&bytes));
+            let want = bytes.iter().enumerate().filter(|&(_, &b)| b == b'\\').fold(0u32, |m, (k, _)| m | 1 << k);
+            prop_assert_eq!(scalar::backslashes16(&bytes), want);
+            prop_assert_eq!(backslashes16(&bytes), want);
         }
 
         #[test]

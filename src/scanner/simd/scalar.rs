@@ -109,3 +109,21 @@ pub(crate) fn find_line_end(bytes: &[u8], from: usize) -> Option<usize> {
         .position(|&b| b == b'\n' || b == b'\r')
         .map(|k| from + k)
 }
+
+/// See [`super::backslashes16`]: the portable version, two words (on x86_64, the tests'
+/// reference).
+#[cfg_attr(
+    all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(crate) fn backslashes16(chunk: &[u8; 16]) -> u32 {
+    let mut mask = 0u32;
+    for (k, half) in chunk.chunks_exact(8).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(half);
+        let x = u64::from_le_bytes(word);
+        mask |= (pack(zero_bytes(x ^ (ONES * b'\\' as u64))) as u32) << (8 * k);
+    }
+    mask
+}

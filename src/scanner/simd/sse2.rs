@@ -95,3 +95,14 @@ pub(crate) fn mask16(chunk: &[u8; 16]) -> (u32, u32) {
         (special, _mm_movemask_epi8(v) as u32)
     }
 }
+
+/// See [`super::backslashes16`]: the mask of the backslashes in `chunk`.
+#[inline(always)]
+pub(crate) fn backslashes16(chunk: &[u8; 16]) -> u32 {
+    // SAFETY: SSE2 is always available on x86_64; the load reads the 16 bytes of `chunk`
+    // (unaligned loads are allowed).
+    unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
+        _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8))) as u32
+    }
+}
