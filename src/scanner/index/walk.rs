@@ -17,6 +17,7 @@
 //! the error with its kind and offset. Blocks are indexed only as far as the walk gets, so a
 //! small value in a large input costs one block or two.
 
+use super::number::{block_numbers, scalar_marks, word_at};
 use super::{BLOCK, Carry, Kernel, WINDOW};
 use crate::error::ErrorKind;
 use crate::model::JsonKind;
@@ -157,6 +158,21 @@ const STEP: [u16; 4096] = {
     t
 };
 
+/// `STEP` with numbers taken as no action: away from the end of a growing buffer the walk
+/// checks them by block ([`block_numbers`]), so that the per-token branch is taken for
+/// brackets and literals only.
+const STEP_BULK: [u16; 4096] = {
+    let mut t = STEP;
+    let mut k = 0;
+    while k < t.len() {
+        if t[k] & 0xff == (SCALAR | FLAG) as u16 {
+            t[k] &= 0xff00;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// The `STEP` row of a state.
 const fn row(state: u8) -> usize {
     (state as usize) << 4
@@ -169,60 +185,6 @@ fn ends_scalar(b: Option<&u8>) -> bool {
         b,
         None | Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b']' | b'}' | b':' | b'"' | b'{' | b'[')
     )
-}
-
-/// Whether the bytes `base + i .. base + end` are a JSON number, given `digit`, the mask of
-/// digits of the 64 bytes at `base` (`i <= end < 64`, and the byte at `end` is no digit).
-/// Written without branches (the shapes of numbers in a document are as good as random to a
-/// branch predictor): each part's end is found from the digits mask and every check is
-/// combined with `&` and `|`.
-#[inline(always)]
-fn number_run(bytes: &[u8], base: usize, digit: u64, i: usize, end: usize) -> bool {
-    let other = !digit;
-    // The end of the digits starting at `k` (`k <= end < 64`; the byte at `end` is no digit).
-    let digits_end = |k: usize| k + (other >> k).trailing_zeros() as usize;
-    // The byte at `base + k`; past the input the last byte is read again, which only happens
-    // at `k >= end`, where the answer does not matter (each use below is guarded by `< end`,
-    // or follows an `e` that is the run's last byte).
-    let last = bytes.len().saturating_sub(1);
-    let at = |k: usize| bytes.get((base + k).min(last)).copied().unwrap_or(0);
-    let k = i + (at(i) == b'-') as usize;
-    let int_end = digits_end(k);
-    let bad_int = (int_end == k) | ((at(k) == b'0') & (int_end != k + 1));
-    let dot = (int_end < end) & (at(int_end) == b'.');
-    let frac = int_end + dot as usize;
-    let frac_end = digits_end(frac);
-    let bad_frac = dot & (frac_end == frac);
-    let e = (frac_end < end) & (at(frac_end) | 0x20 == b'e');
-    let sign = e & matches!(at(frac_end + 1), b'+' | b'-');
-    let exp = frac_end + e as usize + sign as usize;
-    let exp_end = digits_end(exp);
-    let bad_exp = e & (exp_end == exp);
-    !(bad_int | bad_frac | bad_exp) & (exp_end == end)
-}
-
-/// Whether the bytes `base + i .. base + end` (`i <= end < 64`, `digit` the digits of the 64
-/// bytes at `base`) are a number (`number`) or a literal.
-#[inline(always)]
-fn scalar_run(bytes: &[u8], base: usize, digit: u64, number: bool, i: usize, end: usize) -> bool {
-    if number {
-        return number_run(bytes, base, digit, i, end);
-    }
-    // Four bytes compared as one word, and the fifth of `false`.
-    let word = |at: usize| {
-        bytes
-            .get(at..at + 4)
-            .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-    };
-    let at = base + i;
-    match end - i {
-        4 => {
-            let w = word(at);
-            w == u32::from_le_bytes(*b"true") || w == u32::from_le_bytes(*b"null")
-        }
-        5 => word(at) == u32::from_le_bytes(*b"fals") && bytes.get(at + 4) == Some(&b'e'),
-        _ => false,
-    }
 }
 
 /// What the walk says.
@@ -434,8 +396,10 @@ impl Cursor<'_> {
                 // The padding past the end is no whitespace of the value.
                 limit = (1u64 << (len - base)) - 1;
             }
-            // The grammar: one table lookup per token, and the stack moved by selects, so
-            // that the only branches taken are the rare ones.
+            // The grammar: one table lookup per token, so that the only branches taken are
+            // the rare ones, brackets and literals (numbers too in the tail of a growing
+            // buffer, where one may be cut by the end).
+            let step_table = if tail { &STEP } else { &STEP_BULK };
             while tokens != 0 {
                 let i = tokens.trailing_zeros() as usize;
                 tokens &= tokens - 1;
@@ -445,7 +409,7 @@ impl Cursor<'_> {
                 // run, and every bit of a block past the end of `bytes` is a padding space
                 // (whitespace: none of the three), so `at < bytes.len()`.
                 let c = unsafe { *bytes.get_unchecked(at) };
-                let step = STEP[(state | c as usize) & 0xfff];
+                let step = step_table[(state | c as usize) & 0xfff];
                 state = (step & 0x0f00) as usize;
                 if step & 0xff == GO as u16 {
                     continue;
@@ -506,31 +470,29 @@ impl Cursor<'_> {
                         break;
                     }
                     let ok = if run_end < BLOCK {
-                        scalar_run(bytes, base, block.digit, number, i, run_end)
-                    } else if let Some((ends, digit)) = kernel.window(bytes, at)
-                        // A run that crosses into the next block: the 32 bytes from its start.
-                        && (ends.trailing_zeros() as usize) < WINDOW
-                    {
-                        let end = ends.trailing_zeros() as usize;
-                        scalar_run(bytes, at, digit, number, 0, end)
-                    } else if self.resume.is_some() {
-                        // On a growing buffer the scanner's number keeps state for the next
-                        // pass: leave such a run to the resumable loop.
-                        false
+                        scalar_marks(&block.marks, word_at(bytes, at), number, i, run_end)
                     } else {
-                        self.pos = at;
-                        let r = if number {
-                            self.number().is_ok()
-                        } else {
-                            self.literal().is_ok()
-                        };
-                        r && ends_scalar(bytes.get(self.pos))
+                        self.scalar_across(kernel, at, number)
                     };
                     if !ok {
                         return Walked::Unsure;
                     }
                 } else {
                     return Walked::Unsure;
+                }
+            }
+            // The block's numbers (in the value), unless checked at their tokens; the one
+            // that may go on in the next block from its start.
+            if !tail {
+                let (broken, cross) = block_numbers(&block);
+                if broken & limit != 0 {
+                    return Walked::Unsure;
+                }
+                if cross & limit != 0 {
+                    let i = cross.trailing_zeros() as usize;
+                    if !self.scalar_across(kernel, base + i, true) {
+                        return Walked::Unsure;
+                    }
                 }
             }
             // What the block's strings hold (only the part inside the value).
@@ -631,6 +593,32 @@ impl Cursor<'_> {
             return self.pause(p, base, w, ws, spill);
         }
         Walked::Unsure
+    }
+
+    /// Whether the scalar run at `at`, which crosses into the next block, is a number
+    /// (`number`) or a literal that ends before the next token.
+    #[inline(always)]
+    fn scalar_across(&mut self, kernel: Kernel, at: usize, number: bool) -> bool {
+        let bytes = self.bytes;
+        if let Some((ends, marks)) = kernel.window(bytes, at)
+            // The 32 bytes from its start.
+            && (ends.trailing_zeros() as usize) < WINDOW
+        {
+            let end = ends.trailing_zeros() as usize;
+            scalar_marks(&marks, word_at(bytes, at), number, 0, end)
+        } else if self.resume.is_some() {
+            // On a growing buffer the scanner's number keeps state for the next pass: leave
+            // such a run to the resumable loop.
+            false
+        } else {
+            self.pos = at;
+            let r = if number {
+                self.number().is_ok()
+            } else {
+                self.literal().is_ok()
+            };
+            r && ends_scalar(bytes.get(self.pos))
+        }
     }
 
     /// The scalar run at `at`, near the end of the bytes received, read by the one-shot
