@@ -400,15 +400,17 @@ impl Cursor<'_> {
             // the rare ones, brackets and literals (numbers too in the tail of a growing
             // buffer, where one may be cut by the end).
             let step_table = if tail { &STEP } else { &STEP_BULK };
+            // The block's bytes (one register in the loop, not two).
+            let here = bytes.get(base..).unwrap_or_default();
             while tokens != 0 {
                 let i = tokens.trailing_zeros() as usize;
                 tokens &= tokens - 1;
                 let at = base + i;
-                debug_assert!(at < bytes.len());
+                debug_assert!(i < here.len());
                 // SAFETY: a token is a quote, a structural byte or the first byte of a scalar
                 // run, and every bit of a block past the end of `bytes` is a padding space
-                // (whitespace: none of the three), so `at < bytes.len()`.
-                let c = unsafe { *bytes.get_unchecked(at) };
+                // (whitespace: none of the three), so `base + i < bytes.len()`.
+                let c = unsafe { *here.get_unchecked(i) };
                 let step = step_table[(state | c as usize) & 0xfff];
                 state = (step & 0x0f00) as usize;
                 if step & 0xff == GO as u16 {
