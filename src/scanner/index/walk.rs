@@ -173,6 +173,17 @@ const STEP_BULK: [u16; 4096] = {
     t
 };
 
+/// The hexadecimal digits.
+const HEX: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_hexdigit();
+        b += 1;
+    }
+    t
+};
+
 /// The `STEP` row of a state.
 const fn row(state: u8) -> usize {
     (state as usize) << 4
@@ -512,6 +523,14 @@ impl Cursor<'_> {
                     bytes.get(at + 1),
                     Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
                 ) {
+                    if let Some(&[b'u', a, b, c, d]) = bytes.get(at + 1..at + 6)
+                        && HEX[a as usize] & HEX[b as usize] & HEX[c as usize] & HEX[d as usize]
+                        // No surrogate (`d800` to `dfff`): those go to the scanner.
+                        && !((a | 0x20 == b'd') & (b >= b'8'))
+                    {
+                        skip_to = at + 6;
+                        continue;
+                    }
                     match self.escape(at) {
                         Ok(to) => skip_to = to,
                         // An escape cut by the end of the bytes: it is in the string still
