@@ -21,6 +21,7 @@
 //! at run time) and its portable twin [`scalar`] (a byte loop, the reference; miri runs it).
 //! The tests compare them bit for bit, and both against a byte-at-a-time lexer.
 
+mod grammar;
 mod number;
 pub(crate) mod scalar;
 mod walk;
