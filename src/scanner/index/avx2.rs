@@ -1,11 +1,12 @@
-//! x86_64 AVX2 classifier: two 32-byte vectors per block. Quotes, backslashes and control
-//! bytes by compares; whitespace, the six structural characters and digits by one nibble lookup
-//! (`vpshufb` on the low and the high half of each byte, then AND): each class gets a bit
-//! that only its own (high, low) nibble pairs have in both tables.
+//! x86_64 AVX2 classifier: two 32-byte vectors per block. Quotes, backslashes, dots and
+//! control bytes by compares; whitespace, the six structural characters, digits, signs and
+//! exponent letters by one nibble lookup (`vpshufb` on the low and the high half of each byte,
+//! then AND): each class gets a bit that only its own (high, low) nibble pairs have in both
+//! tables.
 
 use std::arch::x86_64::*;
 
-use super::Classes;
+use super::{Classes, Marks};
 
 // Class bits of the lookup: a byte is in a class when the tables of its low and its high
 // nibble both have the class's bit.
@@ -15,6 +16,8 @@ const COMMA: u8 = 4; // 0x2C
 const COLON: u8 = 8; // 0x3A
 const BRACKET: u8 = 16; // 0x5B 0x5D 0x7B 0x7D
 const DIGIT: u8 = 32; // 0x30 to 0x39
+const SIGN: u8 = 64; // 0x2B 0x2D
+const EXP: u8 = 128; // 0x45 0x65 (the sign bit: read by `movemask` alone)
 const WS_BITS: u8 = SPACE | TAB_LF_CR;
 const OP_BITS: u8 = COMMA | COLON | BRACKET;
 
@@ -25,15 +28,15 @@ const LOW: [u8; 16] = [
     DIGIT,
     DIGIT,
     DIGIT,
-    DIGIT,
+    DIGIT | EXP,
     DIGIT,
     DIGIT,
     DIGIT,
     TAB_LF_CR | DIGIT,
     TAB_LF_CR | COLON,
-    BRACKET,
+    BRACKET | SIGN,
     COMMA,
-    TAB_LF_CR | BRACKET,
+    TAB_LF_CR | BRACKET | SIGN,
     0,
     0,
 ];
@@ -42,11 +45,11 @@ const LOW: [u8; 16] = [
 const HIGH: [u8; 16] = [
     TAB_LF_CR,
     0,
-    SPACE | COMMA,
+    SPACE | COMMA | SIGN,
     COLON | DIGIT,
-    0,
+    EXP,
     BRACKET,
-    0,
+    EXP,
     BRACKET,
     0,
     0,
@@ -90,6 +93,8 @@ pub(crate) unsafe fn classify(bytes: &[u8], at: usize) -> Classes {
     let ws_bits = _mm256_set1_epi8(WS_BITS as i8);
     let op_bits = _mm256_set1_epi8(OP_BITS as i8);
     let digit_bits = _mm256_set1_epi8(DIGIT as i8);
+    let dot = _mm256_set1_epi8(b'.' as i8);
+    let zero_byte = _mm256_set1_epi8(b'0' as i8);
     let mask = |v: __m256i| -> u64 { _mm256_movemask_epi8(v) as u32 as u64 };
     let half = |v: __m256i| -> Classes {
         let lo = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble));
@@ -107,6 +112,12 @@ pub(crate) unsafe fn classify(bytes: &[u8], at: usize) -> Classes {
             ctrl: mask(_mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v)),
             // The sign bit of each byte is set exactly for the bytes >= 0x80.
             high: mask(v),
+            dot: mask(_mm256_cmpeq_epi8(v, dot)),
+            // `SIGN` is bit 6: one bit to the left in each 16-bit lane puts it in bit 7 of
+            // both bytes (the low byte's bit 7 moves to bit 0 of the high one).
+            sign: mask(_mm256_slli_epi16(class, 1)),
+            exp: mask(class),
+            zero: mask(_mm256_cmpeq_epi8(v, zero_byte)),
         }
     };
     let (x, y) = (half(a), half(b));
@@ -118,6 +129,10 @@ pub(crate) unsafe fn classify(bytes: &[u8], at: usize) -> Classes {
         ctrl: x.ctrl | y.ctrl << 32,
         high: x.high | y.high << 32,
         digit: x.digit | y.digit << 32,
+        dot: x.dot | y.dot << 32,
+        sign: x.sign | y.sign << 32,
+        exp: x.exp | y.exp << 32,
+        zero: x.zero | y.zero << 32,
     }
 }
 
@@ -138,7 +153,7 @@ pub(crate) unsafe fn prefix_xor(x: u64) -> u64 {
 /// The CPU must support AVX2, and `at + 32 <= bytes.len()`.
 #[target_feature(enable = "avx2")]
 #[inline]
-pub(crate) unsafe fn window(bytes: &[u8], at: usize) -> (u64, u64) {
+pub(crate) unsafe fn window(bytes: &[u8], at: usize) -> (u64, Marks) {
     debug_assert!(at + 32 <= bytes.len());
     // SAFETY: the caller guarantees `at + 32 <= bytes.len()`; unaligned loads are allowed.
     let v = unsafe { _mm256_loadu_si256(bytes.as_ptr().add(at) as *const __m256i) };
@@ -162,8 +177,12 @@ pub(crate) unsafe fn window(bytes: &[u8], at: usize) -> (u64, u64) {
         )) & 0xffff_ffff
     };
     let quote = mask(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8)));
-    (
-        quote | in_class(WS_BITS | OP_BITS) | 1 << 32,
-        in_class(DIGIT),
-    )
+    let marks = Marks {
+        digit: in_class(DIGIT),
+        dot: mask(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'.' as i8))),
+        sign: mask(_mm256_slli_epi16(class, 1)),
+        exp: mask(class),
+        zero: mask(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'0' as i8))),
+    };
+    (quote | in_class(WS_BITS | OP_BITS) | 1 << 32, marks)
 }

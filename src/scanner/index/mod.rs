@@ -21,6 +21,8 @@
 //! at run time) and its portable twin [`scalar`] (a byte loop, the reference; miri runs it).
 //! The tests compare them bit for bit, and both against a byte-at-a-time lexer.
 
+mod grammar;
+mod number;
 pub(crate) mod scalar;
 mod walk;
 
@@ -65,6 +67,30 @@ pub(crate) struct Classes {
     pub(crate) high: u64,
     /// ASCII digits.
     pub(crate) digit: u64,
+    /// `.`.
+    pub(crate) dot: u64,
+    /// `+` and `-`.
+    pub(crate) sign: u64,
+    /// `e` and `E`.
+    pub(crate) exp: u64,
+    /// `0`.
+    pub(crate) zero: u64,
+}
+
+/// Where the bytes a number is made of are, in a block or a window (bit `k` is byte `k`):
+/// enough to check a number without reading its bytes (but its first two).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Marks {
+    /// ASCII digits.
+    pub(crate) digit: u64,
+    /// `.`.
+    pub(crate) dot: u64,
+    /// `+` and `-`.
+    pub(crate) sign: u64,
+    /// `e` and `E`.
+    pub(crate) exp: u64,
+    /// `0`.
+    pub(crate) zero: u64,
 }
 
 /// What one block tells the next.
@@ -95,8 +121,8 @@ pub(crate) struct Block {
     pub(crate) ctrl: u64,
     /// Bytes >= 0x80, anywhere.
     pub(crate) high: u64,
-    /// ASCII digits, anywhere.
-    pub(crate) digit: u64,
+    /// Digits, `.`, `+`, `-`, `e` and `E`, anywhere.
+    pub(crate) marks: Marks,
     /// Bytes of scalar runs: outside strings, and neither whitespace, structural nor a quote
     /// (numbers, literals, and anything else that is no JSON).
     pub(crate) scalar: u64,
@@ -159,7 +185,13 @@ pub(crate) fn stage1(kernel: Kernel, c: Classes, carry: &mut Carry) -> Block {
         ws: c.ws & !in_string,
         ctrl: c.ctrl & in_string,
         high: c.high,
-        digit: c.digit,
+        marks: Marks {
+            digit: c.digit,
+            dot: c.dot,
+            sign: c.sign,
+            exp: c.exp,
+            zero: c.zero,
+        },
         scalar,
         escapes: escapes_all & in_string,
         tokens: structural | (quote & in_string) | scalar_starts,
@@ -247,9 +279,9 @@ impl Kernel {
     /// Where a scalar run starting at `at` may end, for a run that crosses a block edge: the
     /// masks of the 32 bytes from `at` that end a run (quotes, whitespace, structural bytes;
     /// no string can begin inside a run, so no context is needed) with bit 32 set as a
-    /// sentinel, and of their digits. `None` when fewer than 32 bytes are left.
+    /// sentinel, and their [`Marks`]. `None` when fewer than 32 bytes are left.
     #[inline(always)]
-    pub(crate) fn window(self, bytes: &[u8], at: usize) -> Option<(u64, u64)> {
+    pub(crate) fn window(self, bytes: &[u8], at: usize) -> Option<(u64, Marks)> {
         if at + WINDOW > bytes.len() {
             return None;
         }
@@ -263,7 +295,14 @@ impl Kernel {
             Kernel::Scalar => {
                 let c = scalar::classify(bytes, at);
                 let low = (1u64 << WINDOW) - 1;
-                Some((((c.quote | c.ws | c.op) & low) | 1 << WINDOW, c.digit & low))
+                let marks = Marks {
+                    digit: c.digit & low,
+                    dot: c.dot & low,
+                    sign: c.sign & low,
+                    exp: c.exp & low,
+                    zero: c.zero & low,
+                };
+                Some((((c.quote | c.ws | c.op) & low) | 1 << WINDOW, marks))
             }
         }
     }
@@ -650,7 +689,19 @@ mod tests {
                 blk.high |= bit;
             }
             if b.is_ascii_digit() {
-                blk.digit |= bit;
+                blk.marks.digit |= bit;
+            }
+            if b == b'.' {
+                blk.marks.dot |= bit;
+            }
+            if b == b'+' || b == b'-' {
+                blk.marks.sign |= bit;
+            }
+            if b == b'e' || b == b'E' {
+                blk.marks.exp |= bit;
+            }
+            if b == b'0' {
+                blk.marks.zero |= bit;
             }
             let scalar = !inside && !op && !ws && !quote;
             if scalar {

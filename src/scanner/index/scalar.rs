@@ -3,17 +3,21 @@
 
 use super::{BLOCK, Classes};
 
-const QUOTE: u8 = 1;
-const BACKSLASH: u8 = 2;
-const WS: u8 = 4;
-const OP: u8 = 8;
-const CTRL: u8 = 16;
-const HIGH: u8 = 32;
-const DIGIT: u8 = 64;
+const QUOTE: u16 = 1;
+const BACKSLASH: u16 = 2;
+const WS: u16 = 4;
+const OP: u16 = 8;
+const CTRL: u16 = 16;
+const HIGH: u16 = 32;
+const DIGIT: u16 = 64;
+const DOT: u16 = 128;
+const SIGN: u16 = 256;
+const EXP: u16 = 512;
+const ZERO: u16 = 1024;
 
 /// The class bits of every byte value.
-const TABLE: [u8; 256] = {
-    let mut t = [0u8; 256];
+const TABLE: [u16; 256] = {
+    let mut t = [0u16; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
@@ -25,7 +29,11 @@ const TABLE: [u8; 256] = {
             b'{' | b'}' | b'[' | b']' | b':' | b',' => OP,
             0..=0x1f => CTRL,
             0x80..=0xff => HIGH,
-            b'0'..=b'9' => DIGIT,
+            b'0' => DIGIT | ZERO,
+            b'1'..=b'9' => DIGIT,
+            b'.' => DOT,
+            b'+' | b'-' => SIGN,
+            b'e' | b'E' => EXP,
             _ => 0,
         };
         b += 1;
@@ -44,7 +52,7 @@ pub(crate) fn classify(bytes: &[u8], at: usize) -> Classes {
             .unwrap_or(b' ');
         let t = TABLE[b as usize];
         let bit = 1u64 << k;
-        let set = |m: &mut u64, class: u8| {
+        let set = |m: &mut u64, class: u16| {
             if t & class != 0 {
                 *m |= bit;
             }
@@ -56,6 +64,10 @@ pub(crate) fn classify(bytes: &[u8], at: usize) -> Classes {
         set(&mut c.ctrl, CTRL);
         set(&mut c.high, HIGH);
         set(&mut c.digit, DIGIT);
+        set(&mut c.dot, DOT);
+        set(&mut c.sign, SIGN);
+        set(&mut c.exp, EXP);
+        set(&mut c.zero, ZERO);
     }
     c
 }

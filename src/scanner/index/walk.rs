@@ -17,150 +17,12 @@
 //! the error with its kind and offset. Blocks are indexed only as far as the walk gets, so a
 //! small value in a large input costs one block or two.
 
+use super::grammar::*;
+use super::number::{block_numbers, scalar_marks, word_at};
 use super::{BLOCK, Carry, Kernel, WINDOW};
 use crate::error::ErrorKind;
 use crate::model::JsonKind;
 use crate::scanner::{BitStack, Cursor};
-
-// Token classes (by first byte).
-const BAD: u8 = 0;
-const QUOTE: u8 = 1;
-const COLON: u8 = 2;
-const COMMA: u8 = 3;
-const OPEN_OBJECT: u8 = 4;
-const OPEN_ARRAY: u8 = 5;
-const CLOSE_OBJECT: u8 = 6;
-const CLOSE_ARRAY: u8 = 7;
-const NUMBER: u8 = 8;
-const LITERAL: u8 = 9;
-
-const CLASS: [u8; 256] = {
-    let mut t = [BAD; 256];
-    t[b'"' as usize] = QUOTE;
-    t[b':' as usize] = COLON;
-    t[b',' as usize] = COMMA;
-    t[b'{' as usize] = OPEN_OBJECT;
-    t[b'[' as usize] = OPEN_ARRAY;
-    t[b'}' as usize] = CLOSE_OBJECT;
-    t[b']' as usize] = CLOSE_ARRAY;
-    t[b'-' as usize] = NUMBER;
-    let mut d = b'0';
-    while d <= b'9' {
-        t[d as usize] = NUMBER;
-        d += 1;
-    }
-    t[b't' as usize] = LITERAL;
-    t[b'f' as usize] = LITERAL;
-    t[b'n' as usize] = LITERAL;
-    t
-};
-
-// States of the automaton: what the next token may be. Multiples of 16, so that a state
-// plus a token class indexes the 256 entries of `NEXT`.
-const ERR: u8 = 0;
-/// A value or `]` (just after `[`).
-const ARRAY_FIRST: u8 = 16;
-/// A value in an array (after `,`).
-const ARRAY_VALUE: u8 = 2 * 16;
-/// A member's value (after `:`).
-const OBJECT_VALUE: u8 = 3 * 16;
-/// A key or `}` (just after `{`).
-const OBJECT_FIRST: u8 = 4 * 16;
-/// A key (after `,` in an object).
-const KEY: u8 = 5 * 16;
-/// `:` after a key.
-const AFTER_KEY: u8 = 6 * 16;
-/// `,` or `}` after a member.
-const OBJECT_AFTER: u8 = 7 * 16;
-/// `,` or `]` after an element.
-const ARRAY_AFTER: u8 = 8 * 16;
-
-/// The next state for each state plus token class; `ERR` where the grammar forbids the
-/// token. After a closing bracket the state is set from the enclosing container instead.
-const NEXT: [u8; 256] = {
-    let mut t = [ERR; 256];
-    let values = [
-        (ARRAY_FIRST, ARRAY_AFTER),
-        (ARRAY_VALUE, ARRAY_AFTER),
-        (OBJECT_VALUE, OBJECT_AFTER),
-    ];
-    let mut k = 0;
-    while k < values.len() {
-        let (s, after) = values[k];
-        t[(s + QUOTE) as usize] = after;
-        t[(s + NUMBER) as usize] = after;
-        t[(s + LITERAL) as usize] = after;
-        t[(s + OPEN_OBJECT) as usize] = OBJECT_FIRST;
-        t[(s + OPEN_ARRAY) as usize] = ARRAY_FIRST;
-        k += 1;
-    }
-    t[(ARRAY_FIRST + CLOSE_ARRAY) as usize] = ARRAY_AFTER;
-    t[(OBJECT_FIRST + QUOTE) as usize] = AFTER_KEY;
-    t[(OBJECT_FIRST + CLOSE_OBJECT) as usize] = OBJECT_AFTER;
-    t[(KEY + QUOTE) as usize] = AFTER_KEY;
-    t[(AFTER_KEY + COLON) as usize] = OBJECT_VALUE;
-    t[(OBJECT_AFTER + COMMA) as usize] = KEY;
-    t[(OBJECT_AFTER + CLOSE_OBJECT) as usize] = OBJECT_AFTER;
-    t[(ARRAY_AFTER + COMMA) as usize] = ARRAY_VALUE;
-    t[(ARRAY_AFTER + CLOSE_ARRAY) as usize] = ARRAY_AFTER;
-    t
-};
-
-// What the walk does at a token besides changing state (the low byte of a `STEP` entry), as
-// bits, so that each is one test (no jump table).
-const GO: u8 = 0;
-const FAIL: u8 = 1;
-const PUSH: u8 = 2;
-const POP: u8 = 4;
-const SCALAR: u8 = 8;
-/// With `PUSH`: the container is an object; with `SCALAR`: a number (else a literal).
-const FLAG: u8 = 16;
-
-/// `NEXT` and `CLASS` folded into one lookup by state and byte: entry
-/// `STEP[row | byte]` holds the next state's row (`state / 16 << 8`, the high byte) and the
-/// action (the low byte). Most tokens (quotes, colons, commas) need no action, so the walk
-/// branches once for them.
-const STEP: [u16; 4096] = {
-    let mut t = [FAIL as u16; 4096];
-    let mut s = 1;
-    while s < 16 {
-        let mut b = 0;
-        while b < 256 {
-            let class = CLASS[b];
-            let next = if s <= 8 {
-                NEXT[s * 16 + class as usize]
-            } else {
-                ERR
-            };
-            t[s << 8 | b] = if next == ERR {
-                FAIL as u16
-            } else {
-                // After a closing bracket the walk takes the state from the stack.
-                let next = if class == CLOSE_OBJECT || class == CLOSE_ARRAY {
-                    0
-                } else {
-                    row(next) as u16
-                };
-                next | match class {
-                    OPEN_OBJECT => PUSH | FLAG,
-                    OPEN_ARRAY => PUSH,
-                    CLOSE_OBJECT | CLOSE_ARRAY => POP,
-                    NUMBER => SCALAR | FLAG,
-                    LITERAL => SCALAR,
-                    _ => GO,
-                } as u16
-            };
-            b += 1;
-        }
-        s += 1;
-    }
-    t
-};
-
-/// The `STEP` row of a state.
-const fn row(state: u8) -> usize {
-    (state as usize) << 4
-}
 
 /// Whether a number or a literal may end before `b` (the next token, whitespace, or the end).
 #[inline(always)]
@@ -169,60 +31,6 @@ fn ends_scalar(b: Option<&u8>) -> bool {
         b,
         None | Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b']' | b'}' | b':' | b'"' | b'{' | b'[')
     )
-}
-
-/// Whether the bytes `base + i .. base + end` are a JSON number, given `digit`, the mask of
-/// digits of the 64 bytes at `base` (`i <= end < 64`, and the byte at `end` is no digit).
-/// Written without branches (the shapes of numbers in a document are as good as random to a
-/// branch predictor): each part's end is found from the digits mask and every check is
-/// combined with `&` and `|`.
-#[inline(always)]
-fn number_run(bytes: &[u8], base: usize, digit: u64, i: usize, end: usize) -> bool {
-    let other = !digit;
-    // The end of the digits starting at `k` (`k <= end < 64`; the byte at `end` is no digit).
-    let digits_end = |k: usize| k + (other >> k).trailing_zeros() as usize;
-    // The byte at `base + k`; past the input the last byte is read again, which only happens
-    // at `k >= end`, where the answer does not matter (each use below is guarded by `< end`,
-    // or follows an `e` that is the run's last byte).
-    let last = bytes.len().saturating_sub(1);
-    let at = |k: usize| bytes.get((base + k).min(last)).copied().unwrap_or(0);
-    let k = i + (at(i) == b'-') as usize;
-    let int_end = digits_end(k);
-    let bad_int = (int_end == k) | ((at(k) == b'0') & (int_end != k + 1));
-    let dot = (int_end < end) & (at(int_end) == b'.');
-    let frac = int_end + dot as usize;
-    let frac_end = digits_end(frac);
-    let bad_frac = dot & (frac_end == frac);
-    let e = (frac_end < end) & (at(frac_end) | 0x20 == b'e');
-    let sign = e & matches!(at(frac_end + 1), b'+' | b'-');
-    let exp = frac_end + e as usize + sign as usize;
-    let exp_end = digits_end(exp);
-    let bad_exp = e & (exp_end == exp);
-    !(bad_int | bad_frac | bad_exp) & (exp_end == end)
-}
-
-/// Whether the bytes `base + i .. base + end` (`i <= end < 64`, `digit` the digits of the 64
-/// bytes at `base`) are a number (`number`) or a literal.
-#[inline(always)]
-fn scalar_run(bytes: &[u8], base: usize, digit: u64, number: bool, i: usize, end: usize) -> bool {
-    if number {
-        return number_run(bytes, base, digit, i, end);
-    }
-    // Four bytes compared as one word, and the fifth of `false`.
-    let word = |at: usize| {
-        bytes
-            .get(at..at + 4)
-            .map_or(0, |w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-    };
-    let at = base + i;
-    match end - i {
-        4 => {
-            let w = word(at);
-            w == u32::from_le_bytes(*b"true") || w == u32::from_le_bytes(*b"null")
-        }
-        5 => word(at) == u32::from_le_bytes(*b"fals") && bytes.get(at + 4) == Some(&b'e'),
-        _ => false,
-    }
 }
 
 /// What the walk says.
@@ -434,18 +242,22 @@ impl Cursor<'_> {
                 // The padding past the end is no whitespace of the value.
                 limit = (1u64 << (len - base)) - 1;
             }
-            // The grammar: one table lookup per token, and the stack moved by selects, so
-            // that the only branches taken are the rare ones.
+            // The grammar: one table lookup per token, so that the only branches taken are
+            // the rare ones, brackets and literals (numbers too in the tail of a growing
+            // buffer, where one may be cut by the end).
+            let step_table = if tail { &STEP } else { &STEP_BULK };
+            // The block's bytes (one register in the loop, not two).
+            let here = bytes.get(base..).unwrap_or_default();
             while tokens != 0 {
                 let i = tokens.trailing_zeros() as usize;
                 tokens &= tokens - 1;
                 let at = base + i;
-                debug_assert!(at < bytes.len());
+                debug_assert!(i < here.len());
                 // SAFETY: a token is a quote, a structural byte or the first byte of a scalar
                 // run, and every bit of a block past the end of `bytes` is a padding space
-                // (whitespace: none of the three), so `at < bytes.len()`.
-                let c = unsafe { *bytes.get_unchecked(at) };
-                let step = STEP[(state | c as usize) & 0xfff];
+                // (whitespace: none of the three), so `base + i < bytes.len()`.
+                let c = unsafe { *here.get_unchecked(i) };
+                let step = step_table[(state | c as usize) & 0xfff];
                 state = (step & 0x0f00) as usize;
                 if step & 0xff == GO as u16 {
                     continue;
@@ -506,31 +318,29 @@ impl Cursor<'_> {
                         break;
                     }
                     let ok = if run_end < BLOCK {
-                        scalar_run(bytes, base, block.digit, number, i, run_end)
-                    } else if let Some((ends, digit)) = kernel.window(bytes, at)
-                        // A run that crosses into the next block: the 32 bytes from its start.
-                        && (ends.trailing_zeros() as usize) < WINDOW
-                    {
-                        let end = ends.trailing_zeros() as usize;
-                        scalar_run(bytes, at, digit, number, 0, end)
-                    } else if self.resume.is_some() {
-                        // On a growing buffer the scanner's number keeps state for the next
-                        // pass: leave such a run to the resumable loop.
-                        false
+                        scalar_marks(&block.marks, word_at(bytes, at), number, i, run_end)
                     } else {
-                        self.pos = at;
-                        let r = if number {
-                            self.number().is_ok()
-                        } else {
-                            self.literal().is_ok()
-                        };
-                        r && ends_scalar(bytes.get(self.pos))
+                        self.scalar_across(kernel, at, number)
                     };
                     if !ok {
                         return Walked::Unsure;
                     }
                 } else {
                     return Walked::Unsure;
+                }
+            }
+            // The block's numbers (in the value), unless checked at their tokens; the one
+            // that may go on in the next block from its start.
+            if !tail {
+                let (broken, cross) = block_numbers(&block);
+                if broken & limit != 0 {
+                    return Walked::Unsure;
+                }
+                if cross & limit != 0 {
+                    let i = cross.trailing_zeros() as usize;
+                    if !self.scalar_across(kernel, base + i, true) {
+                        return Walked::Unsure;
+                    }
                 }
             }
             // What the block's strings hold (only the part inside the value).
@@ -548,6 +358,14 @@ impl Cursor<'_> {
                     bytes.get(at + 1),
                     Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
                 ) {
+                    if let Some(&[b'u', a, b, c, d]) = bytes.get(at + 1..at + 6)
+                        && HEX[a as usize] & HEX[b as usize] & HEX[c as usize] & HEX[d as usize]
+                        // No surrogate (`d800` to `dfff`): those go to the scanner.
+                        && !((a | 0x20 == b'd') & (b >= b'8'))
+                    {
+                        skip_to = at + 6;
+                        continue;
+                    }
                     match self.escape(at) {
                         Ok(to) => skip_to = to,
                         // An escape cut by the end of the bytes: it is in the string still
@@ -631,6 +449,32 @@ impl Cursor<'_> {
             return self.pause(p, base, w, ws, spill);
         }
         Walked::Unsure
+    }
+
+    /// Whether the scalar run at `at`, which crosses into the next block, is a number
+    /// (`number`) or a literal that ends before the next token.
+    #[inline(always)]
+    fn scalar_across(&mut self, kernel: Kernel, at: usize, number: bool) -> bool {
+        let bytes = self.bytes;
+        if let Some((ends, marks)) = kernel.window(bytes, at)
+            // The 32 bytes from its start.
+            && (ends.trailing_zeros() as usize) < WINDOW
+        {
+            let end = ends.trailing_zeros() as usize;
+            scalar_marks(&marks, word_at(bytes, at), number, 0, end)
+        } else if self.resume.is_some() {
+            // On a growing buffer the scanner's number keeps state for the next pass: leave
+            // such a run to the resumable loop.
+            false
+        } else {
+            self.pos = at;
+            let r = if number {
+                self.number().is_ok()
+            } else {
+                self.literal().is_ok()
+            };
+            r && ends_scalar(bytes.get(self.pos))
+        }
     }
 
     /// The scalar run at `at`, near the end of the bytes received, read by the one-shot

@@ -1,0 +1,169 @@
+//! The grammar of the indexed walk ([`super::walk`]) as tables: the class of a token by its
+//! first byte, and what the walk does at a token of each class in each state, folded into one
+//! lookup ([`STEP`]).
+
+// Token classes (by first byte).
+pub(super) const BAD: u8 = 0;
+pub(super) const QUOTE: u8 = 1;
+pub(super) const COLON: u8 = 2;
+pub(super) const COMMA: u8 = 3;
+pub(super) const OPEN_OBJECT: u8 = 4;
+pub(super) const OPEN_ARRAY: u8 = 5;
+pub(super) const CLOSE_OBJECT: u8 = 6;
+pub(super) const CLOSE_ARRAY: u8 = 7;
+pub(super) const NUMBER: u8 = 8;
+pub(super) const LITERAL: u8 = 9;
+
+pub(super) const CLASS: [u8; 256] = {
+    let mut t = [BAD; 256];
+    t[b'"' as usize] = QUOTE;
+    t[b':' as usize] = COLON;
+    t[b',' as usize] = COMMA;
+    t[b'{' as usize] = OPEN_OBJECT;
+    t[b'[' as usize] = OPEN_ARRAY;
+    t[b'}' as usize] = CLOSE_OBJECT;
+    t[b']' as usize] = CLOSE_ARRAY;
+    t[b'-' as usize] = NUMBER;
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = NUMBER;
+        d += 1;
+    }
+    t[b't' as usize] = LITERAL;
+    t[b'f' as usize] = LITERAL;
+    t[b'n' as usize] = LITERAL;
+    t
+};
+
+// States of the automaton: what the next token may be. Multiples of 16, so that a state
+// plus a token class indexes the 256 entries of `NEXT`.
+pub(super) const ERR: u8 = 0;
+/// A value or `]` (just after `[`).
+pub(super) const ARRAY_FIRST: u8 = 16;
+/// A value in an array (after `,`).
+pub(super) const ARRAY_VALUE: u8 = 2 * 16;
+/// A member's value (after `:`).
+pub(super) const OBJECT_VALUE: u8 = 3 * 16;
+/// A key or `}` (just after `{`).
+pub(super) const OBJECT_FIRST: u8 = 4 * 16;
+/// A key (after `,` in an object).
+pub(super) const KEY: u8 = 5 * 16;
+/// `:` after a key.
+pub(super) const AFTER_KEY: u8 = 6 * 16;
+/// `,` or `}` after a member.
+pub(super) const OBJECT_AFTER: u8 = 7 * 16;
+/// `,` or `]` after an element.
+pub(super) const ARRAY_AFTER: u8 = 8 * 16;
+
+/// The next state for each state plus token class; `ERR` where the grammar forbids the
+/// token. After a closing bracket the state is set from the enclosing container instead.
+pub(super) const NEXT: [u8; 256] = {
+    let mut t = [ERR; 256];
+    let values = [
+        (ARRAY_FIRST, ARRAY_AFTER),
+        (ARRAY_VALUE, ARRAY_AFTER),
+        (OBJECT_VALUE, OBJECT_AFTER),
+    ];
+    let mut k = 0;
+    while k < values.len() {
+        let (s, after) = values[k];
+        t[(s + QUOTE) as usize] = after;
+        t[(s + NUMBER) as usize] = after;
+        t[(s + LITERAL) as usize] = after;
+        t[(s + OPEN_OBJECT) as usize] = OBJECT_FIRST;
+        t[(s + OPEN_ARRAY) as usize] = ARRAY_FIRST;
+        k += 1;
+    }
+    t[(ARRAY_FIRST + CLOSE_ARRAY) as usize] = ARRAY_AFTER;
+    t[(OBJECT_FIRST + QUOTE) as usize] = AFTER_KEY;
+    t[(OBJECT_FIRST + CLOSE_OBJECT) as usize] = OBJECT_AFTER;
+    t[(KEY + QUOTE) as usize] = AFTER_KEY;
+    t[(AFTER_KEY + COLON) as usize] = OBJECT_VALUE;
+    t[(OBJECT_AFTER + COMMA) as usize] = KEY;
+    t[(OBJECT_AFTER + CLOSE_OBJECT) as usize] = OBJECT_AFTER;
+    t[(ARRAY_AFTER + COMMA) as usize] = ARRAY_VALUE;
+    t[(ARRAY_AFTER + CLOSE_ARRAY) as usize] = ARRAY_AFTER;
+    t
+};
+
+// What the walk does at a token besides changing state (the low byte of a `STEP` entry), as
+// bits, so that each is one test (no jump table).
+pub(super) const GO: u8 = 0;
+pub(super) const FAIL: u8 = 1;
+pub(super) const PUSH: u8 = 2;
+pub(super) const POP: u8 = 4;
+pub(super) const SCALAR: u8 = 8;
+/// With `PUSH`: the container is an object; with `SCALAR`: a number (else a literal).
+pub(super) const FLAG: u8 = 16;
+
+/// `NEXT` and `CLASS` folded into one lookup by state and byte: entry
+/// `STEP[row | byte]` holds the next state's row (`state / 16 << 8`, the high byte) and the
+/// action (the low byte). Most tokens (quotes, colons, commas) need no action, so the walk
+/// branches once for them.
+pub(super) const STEP: [u16; 4096] = {
+    let mut t = [FAIL as u16; 4096];
+    let mut s = 1;
+    while s < 16 {
+        let mut b = 0;
+        while b < 256 {
+            let class = CLASS[b];
+            let next = if s <= 8 {
+                NEXT[s * 16 + class as usize]
+            } else {
+                ERR
+            };
+            t[s << 8 | b] = if next == ERR {
+                FAIL as u16
+            } else {
+                // After a closing bracket the walk takes the state from the stack.
+                let next = if class == CLOSE_OBJECT || class == CLOSE_ARRAY {
+                    0
+                } else {
+                    row(next) as u16
+                };
+                next | match class {
+                    OPEN_OBJECT => PUSH | FLAG,
+                    OPEN_ARRAY => PUSH,
+                    CLOSE_OBJECT | CLOSE_ARRAY => POP,
+                    NUMBER => SCALAR | FLAG,
+                    LITERAL => SCALAR,
+                    _ => GO,
+                } as u16
+            };
+            b += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// `STEP` with numbers taken as no action: away from the end of a growing buffer the walk
+/// checks them by block ([`super::number::block_numbers`]), so that the per-token branch is taken for
+/// brackets and literals only.
+pub(super) const STEP_BULK: [u16; 4096] = {
+    let mut t = STEP;
+    let mut k = 0;
+    while k < t.len() {
+        if t[k] & 0xff == (SCALAR | FLAG) as u16 {
+            t[k] &= 0xff00;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// The hexadecimal digits.
+pub(super) const HEX: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).is_ascii_hexdigit();
+        b += 1;
+    }
+    t
+};
+
+/// The `STEP` row of a state.
+pub(super) const fn row(state: u8) -> usize {
+    (state as usize) << 4
+}
