@@ -450,12 +450,17 @@ impl SseDecoder {
     }
 
     /// The common case without the line machine: at a frame boundary, a frame that is one
-    /// `data:` line directly followed by a blank line, both in `chunk[*pos..]`. The very step
-    /// `advance` would take there (its first `line_step`, which ends in `lone_data_frame`), minus
-    /// the layers; `None`, with nothing changed but a reset `advance` would also make, leaves
-    /// the bytes to `advance`.
+    /// `data:` line ended by LF and directly followed by a blank LF line, all in
+    /// `chunk[*pos..]`. Hands out its data and data offset, as the general path's first step
+    /// there (`line_step`, which ends in `lone_data_frame`) would, for less: the line end is
+    /// searched from the value, and the frame built here. `None`, with nothing changed but a
+    /// reset `advance` would also make, leaves the bytes to `advance` (CR line ends included).
     #[inline]
-    pub(super) fn quick_frame(&mut self, chunk: &[u8], pos: &mut usize) -> Option<FrameDesc> {
+    pub(super) fn quick_frame<'c>(
+        &mut self,
+        chunk: &'c [u8],
+        pos: &mut usize,
+    ) -> Option<(&'c [u8], u64)> {
         if self.dispatched {
             self.reset_frame();
         }
@@ -463,15 +468,21 @@ impl SseDecoder {
             return None;
         }
         let start = *pos;
-        let rest = chunk.get(start..)?;
-        if !rest.starts_with(b"data:") {
+        let head = chunk.get(start..start.checked_add(6)?)?;
+        let (name, after) = head.split_at_checked(5)?;
+        if name != b"data:" {
             return None;
         }
-        let end = crate::scanner::simd::find_line_end(chunk, start)?;
-        match self.lone_data_frame(chunk, start, end, pos)? {
-            Out::Frame(desc) => Some(desc),
-            _ => None,
+        let value = start + 5 + usize::from(after == b" ");
+        let end = crate::scanner::simd::find_line_end(chunk, value)?;
+        if chunk.get(end..end.checked_add(2)?)? != b"\n\n"
+            || end - start > self.options.max_frame_bytes
+        {
+            return None;
         }
+        *pos = end + 2;
+        self.item_start = self.abs(start);
+        Some((chunk.get(value..end)?, self.abs(value)))
     }
 
     /// Called once `chunk` is fully decoded: keeps what a pending frame borrows from it.
@@ -978,12 +989,24 @@ impl SseFeed<'_, '_> {
     /// # Ok::<(), agui_wire::sse::SseError>(())
     /// ```
     #[allow(clippy::should_implement_trait)] // a lending iterator cannot implement `Iterator`
+    #[inline]
     pub fn next(&mut self) -> Option<Result<SseFrame<'_>, SseError>> {
         if !self.done
-            && let Some(desc) = self.decoder.quick_frame(self.chunk, &mut self.pos)
+            && let Some((data, data_offset)) = self.decoder.quick_frame(self.chunk, &mut self.pos)
         {
-            return Some(Ok(self.decoder.frame(desc, self.chunk)));
+            return Some(Ok(SseFrame {
+                event: None,
+                data,
+                id: None,
+                data_offset,
+            }));
         }
+        self.next_general()
+    }
+
+    /// [`next`](SseFeed::next) past its quick frame: the line machine.
+    #[inline(never)]
+    fn next_general(&mut self) -> Option<Result<SseFrame<'_>, SseError>> {
         loop {
             match self.advance()? {
                 Out::Frame(desc) => return Some(Ok(self.decoder.frame(desc, self.chunk))),
