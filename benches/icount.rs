@@ -11,7 +11,9 @@
 //! `AGUI_ICOUNT` picks the workload: `chat` (`RunAgentInput::parse` of `chat_heavy/1000`),
 //! `chat_decode` (the same plus unescaping every text and arguments string into the arena),
 //! `state` (`state_heavy/1MB`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the
-//! events bench, `SseDecoder` + `Event::parse`, the arena reset after each), `proto_up`
+//! events bench, `SseDecoder` + `EventSlot::parse`, the arena reset after each),
+//! `events_by_value` (the same with `Event::parse`, the event moved out of its `Result`, as
+//! `events` was measured up to the fourth pass), `proto_up`
 //! (`SseToProto` over 5 000 events of the proto bench, as SSE), `proto_down` (`ProtoToSse`
 //! over the same events as protobuf frames), `proto_view` (`FrameDecoder` +
 //! `ProtoEvent::decode` of those frames, for scale). `AGUI_ICOUNT_RUNS`
@@ -28,7 +30,7 @@ use agui_wire::proto::{
     DecodeOptions, EncodeOptions, FrameDecoder, ProtoEvent, ProtoToSse, SseToProto,
 };
 use agui_wire::sse::{SseDecoder, SseOptions};
-use agui_wire::{Bump, Event, RunAgentInput};
+use agui_wire::{Bump, Event, EventSlot, ParseOptions, RunAgentInput};
 use common::corpus::{self, Dialect};
 
 #[global_allocator]
@@ -47,6 +49,21 @@ fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
         arena.reset();
         match work {
             "events" => {
+                let options = ParseOptions::default();
+                let mut decoder = SseDecoder::new(SseOptions::default());
+                let mut feed = decoder.feed(input);
+                while let Some(frame) = feed.next() {
+                    let frame = frame.expect("SSE frame");
+                    {
+                        let mut slot = EventSlot::new();
+                        let ev = slot.parse(frame.data, arena, &options).expect("event");
+                        black_box(ev);
+                    }
+                    n += 1;
+                    arena.reset();
+                }
+            }
+            "events_by_value" => {
                 let mut decoder = SseDecoder::new(SseOptions::default());
                 let mut feed = decoder.feed(input);
                 while let Some(frame) = feed.next() {
@@ -114,7 +131,9 @@ fn main() {
         "chat" | "chat_decode" => corpus::chat_heavy(1_000, Dialect::Modern).bytes,
         "state" => corpus::state_heavy(1).bytes,
         "media" => corpus::media_heavy(1).bytes,
-        "events" => common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008).bytes,
+        "events" | "events_by_value" => {
+            common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008).bytes
+        }
         "proto_up" => proto_corpus::streams(&proto_corpus::corpus(), 5_000).0,
         "proto_down" | "proto_view" => proto_corpus::streams(&proto_corpus::corpus(), 5_000).1,
         other => panic!("unknown AGUI_ICOUNT={other}"),

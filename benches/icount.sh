@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bin=$(cargo bench --bench icount --no-run --message-format=json 2>/dev/null |
     sed -n 's/.*"executable":"\([^"]*icount[^"]*\)".*/\1/p' | tail -1)
 runs=${AGUI_ICOUNT_RUNS:-1}
-for w in ${*:-chat chat_decode state media events proto_up proto_down proto_view}; do
+for w in ${*:-chat chat_decode state media events events_by_value proto_up proto_down proto_view}; do
     out=$(mktemp)
     info=$(AGUI_ICOUNT=$w AGUI_ICOUNT_RUNS=$runs valgrind --tool=callgrind --callgrind-out-file="$out" \
         --collect-atstart=no --toggle-collect='*icount*measured*' "$bin" 2>/dev/null)

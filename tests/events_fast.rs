@@ -6,12 +6,39 @@
 use agui_wire::parser::differential::{
     event_paths_agree, event_template_reads, short_string_agrees,
 };
-use agui_wire::{Bump, Event, ParseOptions};
+use agui_wire::{Bump, Event, EventSlot, ParseOptions};
 use proptest::prelude::*;
 
 fn agree(input: &[u8]) -> bool {
+    slot_agrees(input).unwrap_or_else(|e| panic!("{e}\ninput: {}", String::from_utf8_lossy(input)));
     event_paths_agree(input)
         .unwrap_or_else(|e| panic!("{e}\ninput: {}", String::from_utf8_lossy(input)))
+}
+
+/// `EventSlot::parse` gives what `Event::parse_with` gives (the event, or the error with its
+/// offset and path), with both option sets, into a fresh slot and into one holding an event;
+/// after an error the slot is empty.
+fn slot_agrees(input: &[u8]) -> Result<(), String> {
+    let arena = Bump::new();
+    for opts in [ParseOptions::default(), ParseOptions::lenient()] {
+        let by_value = Event::parse_with(input, &arena, &opts);
+        let mut held = EventSlot::new();
+        held.parse(br#"{"type":"STEP_STARTED","stepName":"s"}"#, &arena, &opts)
+            .map_err(|e| e.to_string())?;
+        for mut slot in [EventSlot::new(), held] {
+            let in_slot = slot.parse(input, &arena, &opts);
+            match (&by_value, in_slot) {
+                (Ok(a), Ok(b)) if a == b && format!("{a:?}") == format!("{b:?}") => {}
+                (Err(a), Err(b)) if a == &b && a.to_string() == b.to_string() => {
+                    if slot.get().is_some() {
+                        return Err("the slot holds an event after an error".into());
+                    }
+                }
+                (a, b) => return Err(format!("by value {a:?}, in a slot {b:?}")),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The common events, as both SDKs write them: the fast path takes them.
@@ -303,6 +330,7 @@ proptest! {
             bytes.truncate(c);
         }
         event_paths_agree(&bytes).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
+        slot_agrees(&bytes).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
     }
 
     /// Compact events of the templated shapes with strings of every shape, sometimes cut or
@@ -341,6 +369,7 @@ proptest! {
             bytes.truncate(c);
         }
         event_paths_agree(&bytes).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
+        slot_agrees(&bytes).map_err(|e| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(&bytes))))?;
     }
 
     /// Strings of every shape: where the short look reads one, the general scanner reads the

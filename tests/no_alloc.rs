@@ -140,10 +140,22 @@ fn events_allocate_nothing_and_leak_nothing() {
         r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"x","value":1}]}"#,
     ];
     let mut arena = agui_wire::Bump::new();
-    let parse_all = |arena: &mut agui_wire::Bump, docs: &[String], oks: &mut usize| {
-        for d in docs {
+    // Each document by value, then into a slot. With `held`, the slot first holds the
+    // document before, which it then drops (two documents in the arena at once, so only where
+    // allocations are allowed: the arena may grow).
+    let parse_all = |arena: &mut agui_wire::Bump, docs: &[String], oks: &mut usize, held| {
+        let options = agui_wire::ParseOptions::default();
+        for (i, d) in docs.iter().enumerate() {
             arena.reset();
-            if agui_wire::Event::parse(d.as_bytes(), arena).is_ok() {
+            let by_value = agui_wire::Event::parse(d.as_bytes(), arena).is_ok();
+            arena.reset();
+            let mut slot = agui_wire::EventSlot::new();
+            if held && i > 0 {
+                let _ = slot.parse(docs[i - 1].as_bytes(), arena, &options);
+            }
+            assert_eq!(slot.parse(d.as_bytes(), arena, &options).is_ok(), by_value);
+            drop(slot);
+            if by_value {
                 *oks += 1;
             }
         }
@@ -151,14 +163,14 @@ fn events_allocate_nothing_and_leak_nothing() {
     let failing: Vec<String> = failing.iter().map(|s| s.to_string()).collect();
     let mut oks = 0;
     for docs in [&plain[..], &boxed[..], &failing[..]] {
-        parse_all(&mut arena, docs, &mut oks);
+        parse_all(&mut arena, docs, &mut oks, false);
     }
     // Plain events: no allocation at all.
     ALLOCS.store(0, Ordering::Relaxed);
     COUNTING.with(|c| c.set(true));
     let mut oks = 0;
     for _ in 0..3 {
-        parse_all(&mut arena, &plain, &mut oks);
+        parse_all(&mut arena, &plain, &mut oks, false);
     }
     COUNTING.with(|c| c.set(false));
     assert_eq!(oks, 3 * plain.len(), "every sample event parses");
@@ -173,8 +185,8 @@ fn events_allocate_nothing_and_leak_nothing() {
     COUNTING.with(|c| c.set(true));
     let mut oks = 0;
     for _ in 0..3 {
-        parse_all(&mut arena, &boxed, &mut oks);
-        parse_all(&mut arena, &failing, &mut oks);
+        parse_all(&mut arena, &boxed, &mut oks, true);
+        parse_all(&mut arena, &failing, &mut oks, true);
     }
     COUNTING.with(|c| c.set(false));
     assert_eq!(oks, 3, "one RUN_STARTED with input is valid");

@@ -50,9 +50,11 @@ mod fields;
 mod model;
 mod outcome;
 mod parse;
+mod slot;
 mod write;
 
 pub use event_type::EventType;
 pub use model::*;
 pub use outcome::{Interrupt, RunOutcome, SubagentOutcome, TokenUsage};
 pub use parse::MAX_SAFE_INTEGER;
+pub use slot::EventSlot;

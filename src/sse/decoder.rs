@@ -1,8 +1,9 @@
-//! The streaming decoder: [`SseDecoder`] and the [`SseFeed`] of one chunk.
+//! The streaming decoder, [`SseDecoder`]: its state and the line machine. The frames of one
+//! chunk are handed out by [`SseFeed`] (`feed.rs`).
 
 use memchr::{memchr, memchr2};
 
-use super::{SseError, SseErrorKind, SseFrame, SseItem, SseOptions};
+use super::{SseError, SseErrorKind, SseFeed, SseFrame, SseItem, SseOptions};
 
 /// The UTF-8 byte order mark.
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
@@ -144,7 +145,7 @@ impl RetryParse {
 pub struct SseDecoder {
     options: SseOptions,
     /// Stream offset of the current chunk's first byte (of the next chunk between feeds).
-    base: u64,
+    pub(super) base: u64,
     /// Whether the start of the stream is past (a BOM is stripped only there).
     bom_done: bool,
     /// How many BOM bytes were matched in earlier chunks while `!bom_done`.
@@ -164,7 +165,7 @@ pub struct SseDecoder {
     /// A frame was handed out; reset the frame state before going on.
     dispatched: bool,
     /// Stream offset of the first byte of the frame last dispatched (as an event or an id).
-    item_start: u64,
+    pub(super) item_start: u64,
     data_lines: usize,
     data: Src,
     data_offset: u64,
@@ -254,12 +255,7 @@ impl SseDecoder {
     /// ```
     #[must_use = "the feed hands out the frames; dropping it discards them"]
     pub fn feed<'d, 'c>(&'d mut self, chunk: &'c [u8]) -> SseFeed<'d, 'c> {
-        SseFeed {
-            decoder: self,
-            chunk,
-            pos: 0,
-            done: false,
-        }
+        SseFeed::new(self, chunk)
     }
 
     /// Ends the stream. Afterwards the decoder is ready for a new stream: offsets start at 0
@@ -450,12 +446,17 @@ impl SseDecoder {
     }
 
     /// The common case without the line machine: at a frame boundary, a frame that is one
-    /// `data:` line directly followed by a blank line, both in `chunk[*pos..]`. The very step
-    /// `advance` would take there (its first `line_step`, which ends in `lone_data_frame`), minus
-    /// the layers; `None`, with nothing changed but a reset `advance` would also make, leaves
-    /// the bytes to `advance`.
+    /// `data:` line ended by LF and directly followed by a blank LF line, all in
+    /// `chunk[*pos..]`. Hands out its data and data offset, as the general path's first step
+    /// there (`line_step`, which ends in `lone_data_frame`) would, for less: the line end is
+    /// searched from the value, and the frame built here. `None`, with nothing changed but a
+    /// reset `advance` would also make, leaves the bytes to `advance` (CR line ends included).
     #[inline]
-    pub(super) fn quick_frame(&mut self, chunk: &[u8], pos: &mut usize) -> Option<FrameDesc> {
+    pub(super) fn quick_frame<'c>(
+        &mut self,
+        chunk: &'c [u8],
+        pos: &mut usize,
+    ) -> Option<(&'c [u8], u64)> {
         if self.dispatched {
             self.reset_frame();
         }
@@ -463,15 +464,21 @@ impl SseDecoder {
             return None;
         }
         let start = *pos;
-        let rest = chunk.get(start..)?;
-        if !rest.starts_with(b"data:") {
+        let head = chunk.get(start..start.checked_add(6)?)?;
+        let (name, after) = head.split_at_checked(5)?;
+        if name != b"data:" {
             return None;
         }
-        let end = crate::scanner::simd::find_line_end(chunk, start)?;
-        match self.lone_data_frame(chunk, start, end, pos)? {
-            Out::Frame(desc) => Some(desc),
-            _ => None,
+        let value = start + 5 + usize::from(after == b" ");
+        let end = crate::scanner::simd::find_line_end(chunk, value)?;
+        if chunk.get(end..end.checked_add(2)?)? != b"\n\n"
+            || end - start > self.options.max_frame_bytes
+        {
+            return None;
         }
+        *pos = end + 2;
+        self.item_start = self.abs(start);
+        Some((chunk.get(value..end)?, self.abs(value)))
     }
 
     /// Called once `chunk` is fully decoded: keeps what a pending frame borrows from it.
@@ -503,7 +510,7 @@ impl SseDecoder {
         }
     }
 
-    fn abs(&self, pos: usize) -> u64 {
+    pub(super) fn abs(&self, pos: usize) -> u64 {
         self.base.saturating_add(pos as u64)
     }
 
@@ -926,151 +933,5 @@ impl SseDecoder {
             Out::LastEventId => SseItem::LastEventId(&self.last_id),
             Out::Err(err) => return Err(err),
         })
-    }
-}
-
-/// The frames one chunk completes: see [`SseDecoder::feed`].
-///
-/// Its `next` methods lend: a frame borrows the feed until the next call, which is why this is
-/// not a [`std::iter::Iterator`]. Loop with `while let`.
-///
-/// ```
-/// use agui_wire::sse::{SseDecoder, SseOptions};
-/// let mut decoder = SseDecoder::new(SseOptions::default());
-/// let mut feed = decoder.feed(b"data: {\"type\":\"RUN_STARTED\"}\n\n");
-/// while let Some(frame) = feed.next() {
-///     let frame = frame?;
-///     assert_eq!(frame.data_str(), Ok("{\"type\":\"RUN_STARTED\"}"));
-/// }
-/// # Ok::<(), agui_wire::sse::SseError>(())
-/// ```
-#[derive(Debug)]
-pub struct SseFeed<'d, 'c> {
-    decoder: &'d mut SseDecoder,
-    chunk: &'c [u8],
-    pos: usize,
-    done: bool,
-}
-
-impl SseFeed<'_, '_> {
-    fn advance(&mut self) -> Option<Out> {
-        if self.done {
-            return None;
-        }
-        let out = self.decoder.advance(self.chunk, &mut self.pos);
-        if out.is_none() {
-            self.decoder.end_chunk(self.chunk);
-            self.done = true;
-        }
-        out
-    }
-
-    /// The next frame (dispatched event) or error, or `None` once the chunk is used up.
-    /// Comments, `retry` and id-only frames are skipped (they still update
-    /// [`last_event_id`](SseFeed::last_event_id) and [`retry`](SseFeed::retry)).
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseDecoder, SseOptions};
-    /// let mut decoder = SseDecoder::new(SseOptions::default());
-    /// let mut feed = decoder.feed(b": hi\n\ndata: a\ndata: b\n\n");
-    /// assert_eq!(feed.next().unwrap()?.data, b"a\nb");
-    /// assert!(feed.next().is_none());
-    /// # Ok::<(), agui_wire::sse::SseError>(())
-    /// ```
-    #[allow(clippy::should_implement_trait)] // a lending iterator cannot implement `Iterator`
-    pub fn next(&mut self) -> Option<Result<SseFrame<'_>, SseError>> {
-        if !self.done
-            && let Some(desc) = self.decoder.quick_frame(self.chunk, &mut self.pos)
-        {
-            return Some(Ok(self.decoder.frame(desc, self.chunk)));
-        }
-        loop {
-            match self.advance()? {
-                Out::Frame(desc) => return Some(Ok(self.decoder.frame(desc, self.chunk))),
-                Out::Err(err) => return Some(Err(err)),
-                Out::Comment(_) | Out::Retry(_) | Out::LastEventId => {}
-            }
-        }
-    }
-
-    /// The next item of any kind (frame, comment, retry, id-only frame) or error, or `None` once
-    /// the chunk is used up. For a proxy that passes everything on.
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseDecoder, SseItem, SseOptions};
-    /// let mut decoder = SseDecoder::new(SseOptions::default());
-    /// let mut feed = decoder.feed(b": keep-alive\n\n");
-    /// assert_eq!(feed.next_item().unwrap()?, SseItem::Comment(b"keep-alive"));
-    /// # Ok::<(), agui_wire::sse::SseError>(())
-    /// ```
-    pub fn next_item(&mut self) -> Option<Result<SseItem<'_>, SseError>> {
-        let out = self.advance()?;
-        Some(self.decoder.item(out, self.chunk))
-    }
-
-    /// Like [`next_item`](SseFeed::next_item), with the item's span in the stream: from the
-    /// first byte of its frame (of the frame in progress, for an error) up to just after it.
-    pub(crate) fn next_spanned(&mut self) -> Option<(Result<SseItem<'_>, SseError>, u64, u64)> {
-        let out = self.advance()?;
-        let end = self.offset();
-        let start = match &out {
-            Out::Frame(_) | Out::LastEventId => self.decoder.item_start,
-            Out::Err(_) => self.decoder.unit_start().unwrap_or(end),
-            Out::Comment(_) | Out::Retry(_) => end,
-        };
-        Some((self.decoder.item(out, self.chunk), start, end))
-    }
-
-    /// The decoder's [`last_event_id`](SseDecoder::last_event_id) so far.
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseDecoder, SseOptions};
-    /// let mut decoder = SseDecoder::new(SseOptions::default());
-    /// let mut feed = decoder.feed(b"id: 5\ndata: a\n\ndata: b\n\n");
-    /// let _ = feed.next();
-    /// let _ = feed.next();
-    /// assert_eq!(feed.last_event_id(), "5");
-    /// ```
-    #[must_use]
-    pub fn last_event_id(&self) -> &str {
-        self.decoder.last_event_id()
-    }
-
-    /// The decoder's [`retry`](SseDecoder::retry) so far.
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseDecoder, SseOptions};
-    /// let mut decoder = SseDecoder::new(SseOptions::default());
-    /// let mut feed = decoder.feed(b"retry: 10\n\ndata: a\n\n");
-    /// let _ = feed.next();
-    /// assert_eq!(feed.retry(), Some(10));
-    /// ```
-    #[must_use]
-    pub fn retry(&self) -> Option<u64> {
-        self.decoder.retry()
-    }
-
-    /// The stream offset decoding has reached: just after the last item handed out.
-    ///
-    /// ```
-    /// use agui_wire::sse::{SseDecoder, SseOptions};
-    /// let mut decoder = SseDecoder::new(SseOptions::default());
-    /// let mut feed = decoder.feed(b"data: a\n\ndata: b\n\n");
-    /// let _ = feed.next();
-    /// assert_eq!(feed.offset(), 9);
-    /// ```
-    #[must_use]
-    pub fn offset(&self) -> u64 {
-        if self.done {
-            self.decoder.base
-        } else {
-            self.decoder.abs(self.pos)
-        }
-    }
-}
-
-impl Drop for SseFeed<'_, '_> {
-    fn drop(&mut self) {
-        while self.advance().is_some() {}
     }
 }

@@ -81,10 +81,12 @@
 
 mod decoder;
 mod encoder;
+mod feed;
 mod reader;
 
-pub use decoder::{SseDecoder, SseFeed};
+pub use decoder::SseDecoder;
 pub use encoder::{encode_comment, encode_event, encode_frame, encode_retry};
+pub use feed::SseFeed;
 pub use reader::{SseReadError, SseReader};
 
 use std::fmt;
