@@ -10,8 +10,11 @@
 //! `data: <json>\n\n`, as the SDK encoders write them.
 //!
 //! Group `events_sse` (`Throughput::Bytes(stream length)`):
-//! - `agui-wire`: [`agui_wire::sse::SseDecoder`] over the stream, [`agui_wire::Event::parse`]
-//!   on each frame, one arena reused and reset after each event;
+//! - `agui-wire`: [`agui_wire::sse::SseDecoder`] over the stream,
+//!   [`agui_wire::EventSlot::parse`] on each frame (the event built where it stays), one arena
+//!   reused and reset after each event;
+//! - `agui-wire (Event::parse)`: the same with [`agui_wire::Event::parse`], the event returned
+//!   by value;
 //! - `serde_json Value`: a line-based SSE split (`data: ` lines), `serde_json::from_slice` into
 //!   a `serde_json::Value` per frame;
 //! - `serde_json borrowed typed`: the same split, `serde_json::from_slice` into a borrowed
@@ -55,7 +58,7 @@ use std::time::Duration;
 
 use agui_wire::reducer::Reducer;
 use agui_wire::sse::{SseDecoder, SseOptions};
-use agui_wire::{Bump, Event, WriteJson};
+use agui_wire::{Bump, Event, EventSlot, ParseOptions, WriteJson};
 use common::alloc;
 use common::event_stream::{Counts, Ids, gen_stream, gen_stream_with};
 use criterion::{Criterion, SamplingMode, Throughput};
@@ -82,8 +85,30 @@ fn tally(c: &mut Counts, name: &str) {
     }
 }
 
-/// agui-wire: SSE decoder + `Event::parse`, the arena reset after each event.
+/// agui-wire: SSE decoder + `EventSlot::parse` (the event built where it stays), the arena
+/// reset after each event.
 fn ours(input: &[u8], arena: &mut Bump) -> Counts {
+    let mut c = Counts::default();
+    let options = ParseOptions::default();
+    let mut decoder = SseDecoder::new(SseOptions::default());
+    let mut feed = decoder.feed(input);
+    while let Some(frame) = feed.next() {
+        let frame = frame.expect("SSE frame");
+        {
+            let mut slot = EventSlot::new();
+            let ev = slot.parse(frame.data, arena, &options).expect("event");
+            tally(&mut c, &ev.type_name());
+        }
+        arena.reset();
+    }
+    drop(feed);
+    decoder.finish().expect("stream ends on a frame boundary");
+    c
+}
+
+/// agui-wire: SSE decoder + `Event::parse` (the event returned by value), the arena reset
+/// after each event.
+fn ours_by_value(input: &[u8], arena: &mut Bump) -> Counts {
     let mut c = Counts::default();
     let mut decoder = SseDecoder::new(SseOptions::default());
     let mut feed = decoder.feed(input);
@@ -559,6 +584,11 @@ fn main() {
     // Check every peer once, then print its allocations per stream.
     let mut arena = Bump::new();
     assert_eq!(ours(input, &mut arena), want, "agui-wire");
+    assert_eq!(
+        ours_by_value(input, &mut arena),
+        want,
+        "agui-wire (Event::parse)"
+    );
     assert_eq!(serde_value(input), want, "serde_json Value");
     assert_eq!(serde_typed(input), want, "serde_json borrowed typed");
     assert_eq!(sonic_value(input), want, "sonic-rs Value");
@@ -674,6 +704,9 @@ fn main() {
     configure(&mut g, profile.quick);
     g.bench_function("agui-wire", |b| {
         b.iter(|| ours(black_box(input), &mut arena))
+    });
+    g.bench_function("agui-wire (Event::parse)", |b| {
+        b.iter(|| ours_by_value(black_box(input), &mut arena))
     });
     g.bench_function("serde_json Value", |b| {
         b.iter(|| serde_value(black_box(input)))
