@@ -1,0 +1,241 @@
+//! Unit tests of the parser: key compares, many unknown fields, the messages list's size hint,
+//! fields before a message's role, integral values and capability integers.
+
+use super::*;
+
+#[test]
+fn same_key_is_equality() {
+    let words: Vec<Vec<u8>> = (0..=20)
+        .map(|n| (0..n).map(|k| b'a' + (k % 26) as u8).collect())
+        .collect();
+    for a in &words {
+        for b in &words {
+            assert_eq!(same_key(a, b), a == b);
+            // One byte changed anywhere.
+            for k in 0..b.len() {
+                let mut c = b.clone();
+                c[k] ^= 0x20;
+                assert_eq!(same_key(a, &c), *a == c, "{a:?} {c:?}");
+            }
+        }
+    }
+}
+use crate::AgentCapabilities;
+
+/// 100 000 unknown fields (beyond the 64 511 a `u16` order id allowed), around and between
+/// known fields in a non-canonical order: all kept, and written back byte for byte.
+#[test]
+fn hundred_thousand_unknown_fields() {
+    const N: usize = 100_000;
+    let mut doc = String::from(r#"{"x-first":1,"runId":"r""#);
+    for i in 0..N {
+        doc.push_str(&format!(",\"k{i}\":{i}"));
+        if i == N / 2 {
+            doc.push_str(r#","threadId":"t""#);
+        }
+    }
+    doc.push_str(r#","messages":[],"x-last":true}"#);
+    let arena = Bump::new();
+    let input = crate::RunAgentInput::parse(doc.as_bytes(), &arena).unwrap();
+    assert_eq!(input.extra.fields().len(), N + 2);
+    assert_eq!(input.extra.fields()[N].key, "k99999");
+    assert_eq!(input.extra.get("x-last").map(|v| v.text()), Some("true"));
+    assert_eq!(crate::to_vec(&input), doc.as_bytes());
+    // serde has no cap of its own either.
+    let via_serde: crate::RunAgentInput<'_> = serde_json::from_str(&doc).unwrap();
+    assert_eq!(via_serde.extra.fields().len(), N + 2);
+    assert_eq!(crate::to_vec(&via_serde), doc.as_bytes());
+    // The same fields in canonical order record no order at all.
+    let canon = format!(
+        r#"{{"threadId":"t","runId":"r","messages":[],{}}}"#,
+        (0..N)
+            .map(|i| format!("\"k{i}\":{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let input = crate::RunAgentInput::parse(canon.as_bytes(), &arena).unwrap();
+    assert!(input.extra.order().is_empty());
+    assert_eq!(crate::to_vec(&input), canon.as_bytes());
+}
+
+/// The `messages` list reserved up front stays within its bound: one message per
+/// `MESSAGE_BYTES_HINT` bytes left, at most `MESSAGE_HINT_CAP`, and nothing for `[]`.
+#[test]
+fn messages_hint_is_bounded_by_the_bytes() {
+    let msg = std::mem::size_of::<crate::Message<'_>>();
+    let used = |doc: &str| {
+        let arena = Bump::new();
+        let input = crate::RunAgentInput::parse(doc.as_bytes(), &arena).unwrap();
+        let n = input.messages.len();
+        drop(input);
+        (n, arena.allocated_bytes())
+    };
+    let one = r#"{"id":"1","role":"user","content":"hi"}"#;
+    // One message, then 4 MB of an unknown field: the hint is capped.
+    let pad = "x".repeat(4 << 20);
+    let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[{one}],"x":"{pad}"}}"#);
+    let (n, bytes) = used(&doc);
+    assert_eq!(n, 1);
+    assert!(bytes <= MESSAGE_HINT_CAP * msg + (64 << 10), "{bytes}");
+    // A short body reserves in proportion to its length.
+    let doc = format!(
+        r#"{{"threadId":"t","runId":"r","messages":[{one}],"x":"{}"}}"#,
+        "x".repeat(2560)
+    );
+    let (_, bytes) = used(&doc);
+    assert!(
+        bytes <= (doc.len() / MESSAGE_BYTES_HINT + 1) * msg + (8 << 10),
+        "{bytes}"
+    );
+    // An empty list reserves nothing, however long the body.
+    let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[],"x":"{pad}"}}"#);
+    let (n, bytes) = used(&doc);
+    assert_eq!(n, 0);
+    assert!(bytes <= 8 << 10, "{bytes}");
+    // Many small messages (the hint undershoots): all read, the list grows as before.
+    let many = vec![one; 5000].join(",");
+    let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[{many}]}}"#);
+    assert_eq!(used(&doc).0, 5000);
+}
+
+/// A message's `id` and `subagentRunId` before `role` are read on the way (not skipped
+/// and read again): the values, the wire order, and the errors of a value of the wrong
+/// kind, a bad string or a duplicate are what they were.
+#[test]
+fn fields_before_the_role() {
+    let arena = Bump::new();
+    let doc = |m: &str| format!(r#"{{"threadId":"t","runId":"r","messages":[{m}]}}"#);
+    let ok = r#"{"subagentRunId":"s","x":1,"id":"m\u0031","role":"user","content":"hi"}"#;
+    let body = doc(ok);
+    let input = crate::RunAgentInput::parse(body.as_bytes(), &arena).unwrap();
+    let crate::Message::User(m) = &input.messages[0] else {
+        panic!("a user message")
+    };
+    assert_eq!(m.id.unescaped(), "m1");
+    assert_eq!(m.subagent_run_id.as_ref().map(|s| s.raw()), Some("s"));
+    assert_eq!(crate::to_vec(&input), body.as_bytes());
+    let lenient = ParseOptions::lenient();
+    let body = doc(r#"{"subagentRunId":null,"id":"1","role":"user","content":"a"}"#);
+    let input = crate::RunAgentInput::parse_with(body.as_bytes(), &arena, &lenient).unwrap();
+    let crate::Message::User(m) = &input.messages[0] else {
+        panic!("a user message")
+    };
+    assert!(m.subagent_run_id.is_none());
+    let at = r#"{"threadId":"t","runId":"r","messages":["#.len();
+    for (m, kind, off, path) in [
+        (
+            r#"{"id":5,"role":"user","content":"a"}"#,
+            ErrorKind::WrongType {
+                field: "id",
+                expected: "a string",
+                found: "a number",
+            },
+            6,
+            "messages[0].id",
+        ),
+        (
+            r#"{"id":"a","id":"b","role":"user","content":"a"}"#,
+            ErrorKind::DuplicateField("id"),
+            10,
+            "messages[0].id",
+        ),
+        (
+            r#"{"id":"a","role":"user","id":"b","content":"a"}"#,
+            ErrorKind::DuplicateField("id"),
+            24,
+            "messages[0].id",
+        ),
+        (
+            "{\"id\":\"a\u{1}\",\"role\":\"user\",\"content\":\"a\"}",
+            ErrorKind::ControlCharacterInString(1),
+            8,
+            "messages[0].id",
+        ),
+        (
+            r#"{"subagentRunId":null,"id":"1","role":"user","content":"a"}"#,
+            ErrorKind::NullNotAllowed("subagentRunId"),
+            17,
+            "messages[0].subagentRunId",
+        ),
+        (
+            r#"{"id":"1","role":"nobody","content":"a"}"#,
+            ErrorKind::UnknownVariant {
+                field: "role",
+                found: "nobody".into(),
+                expected: "developer, system, assistant, user, tool, activity, reasoning",
+            },
+            17,
+            "messages[0].role",
+        ),
+    ] {
+        let body = doc(m);
+        let err = crate::RunAgentInput::parse(body.as_bytes(), &arena).unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset(), err.path()),
+            (&kind, at + off, path),
+            "{m}"
+        );
+    }
+}
+
+#[test]
+fn integral_values() {
+    for (text, want) in [
+        ("0", Some(0)),
+        ("-0", Some(0)),
+        ("-0.0e-0", Some(0)),
+        ("0e999999999999", Some(0)),
+        ("10", Some(10)),
+        ("10.0", Some(10)),
+        ("1e1", Some(10)),
+        ("1E+2", Some(100)),
+        ("0.5e1", Some(5)),
+        ("100e-2", Some(1)),
+        ("1.5", None),
+        ("1e-1", None),
+        ("-1", None),
+        ("-1.0", None),
+        ("1e400", None),
+        ("1e-99999999999999999999", None),
+        ("18446744073709551615", Some(u64::MAX)),
+        ("18446744073709551616", None),
+        ("1.8446744073709551615e19", Some(u64::MAX)),
+        ("9007199254740991", Some(MAX_SAFE_INTEGER)),
+    ] {
+        assert_eq!(integral_value(text.as_bytes()), want, "{text}");
+    }
+}
+
+/// Regression: `1.0`, `1e2` and `-0` were rejected in `maxIterations` and
+/// `maxExecutionTime` (both SDKs read them as integers), and values past 2^53 - 1 were
+/// accepted (both SDKs reject them).
+#[test]
+fn capability_integers_as_the_sdks_read_them() {
+    let arena = bumpalo::Bump::new();
+    let read = |v: &str| {
+        let doc = format!(r#"{{"execution":{{"maxIterations":{v},"maxExecutionTime":{v}}}}}"#);
+        let doc = arena.alloc_str(&doc);
+        AgentCapabilities::parse(doc.as_bytes(), &arena).map(|c| {
+            c.execution
+                .and_then(|e| e.max_iterations.zip(e.max_execution_time))
+        })
+    };
+    assert_eq!(read("1.0").unwrap(), Some((1, 1)));
+    assert_eq!(read("1e2").unwrap(), Some((100, 100)));
+    assert_eq!(read("-0").unwrap(), Some((0, 0)));
+    assert_eq!(
+        read("9007199254740991").unwrap(),
+        Some((MAX_SAFE_INTEGER, MAX_SAFE_INTEGER))
+    );
+    for bad in [
+        "9007199254740992",
+        "18446744073709551615",
+        "1.5",
+        "-1",
+        "1e400",
+    ] {
+        let err = read(bad).unwrap_err();
+        assert_eq!(err.path(), "execution.maxIterations", "{bad}");
+        assert_eq!(err.offset(), 30, "{bad}");
+    }
+}
