@@ -4,7 +4,7 @@
 //! scanner's short-string look against its general string scanner.
 
 use agui_wire::parser::differential::{
-    event_paths_agree, event_template_reads, short_string_agrees,
+    event_paths_agree, event_template_reads, short_string_agrees, small_value_agrees,
 };
 use agui_wire::{Bump, Event, EventSlot, ParseOptions};
 use proptest::prelude::*;
@@ -421,5 +421,197 @@ fn short_look_is_taken() {
             "{}",
             String::from_utf8_lossy(s)
         );
+    }
+}
+
+/// JSON values of the shapes patch operations carry: numbers of every form, strings with
+/// escapes and non-ASCII text, literals, nested objects and arrays, sometimes whitespace.
+fn patch_value() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just("0".to_string()),
+        Just("-0".to_string()),
+        Just("3".to_string()),
+        Just("-12.50".to_string()),
+        Just("1e9".to_string()),
+        Just("2.5E-3".to_string()),
+        Just("1E+2".to_string()),
+        Just("9007199254740993".to_string()),
+        Just("true".to_string()),
+        Just("false".to_string()),
+        Just("null".to_string()),
+        "[a-z\"\\\\/\u{e9}\u{2014}\u{1F680} \t\n]{0,40}"
+            .prop_map(|s| serde_json::to_string(&s).unwrap()),
+        Just(r#""\u00e9 \ud83d\ude80""#.to_string()),
+        Just(r#""turn 3 \u2014 ok""#.to_string()),
+    ];
+    leaf.prop_recursive(6, 48, 5, |inner| {
+        let ws = prop_oneof![8 => Just(""), 1 => Just(" "), 1 => Just("\n")];
+        prop_oneof![
+            (proptest::collection::vec(inner.clone(), 0..5), ws.clone())
+                .prop_map(|(v, ws)| format!("[{ws}{}]", v.join(","))),
+            (
+                proptest::collection::vec(("[a-z\u{e9}\\\\\"]{0,8}", inner), 0..5),
+                ws
+            )
+                .prop_map(|(v, ws)| {
+                    let members: Vec<String> = v
+                        .into_iter()
+                        .map(|(k, v)| format!("{}:{ws}{v}", serde_json::to_string(&k).unwrap()))
+                        .collect();
+                    format!("{{{}}}", members.join(","))
+                }),
+        ]
+    })
+}
+
+/// Bytes that make a value invalid, or change its shape, when put anywhere.
+const MUTATIONS: &[u8] = b"{}[],:\" \\0-.eEtnx\x01\x80\xff";
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    /// Patch values of every shape, whole, cut at every byte, with one byte changed at every
+    /// place, at every offset and with various depths and limits: where the quick validator
+    /// reads one, the general skip reads the same; elsewhere it leaves the cursor alone.
+    #[test]
+    fn small_values_agree(
+        v in patch_value(),
+        depth in 0usize..4,
+        max_depth in 0usize..10,
+        m in 0usize..MUTATIONS.len(),
+    ) {
+        let whole = v.as_bytes();
+        let fail = |e: String, b: &[u8]| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(b)));
+        for at in 0..whole.len() {
+            small_value_agrees(whole, at, depth, max_depth).map_err(|e| fail(e, whole))?;
+        }
+        for cut in 0..whole.len() {
+            small_value_agrees(&whole[..cut], 0, depth, max_depth).map_err(|e| fail(e, &whole[..cut]))?;
+        }
+        let mut changed = whole.to_vec();
+        for i in 0..whole.len() {
+            changed[i] = MUTATIONS[(m + i) % MUTATIONS.len()];
+            small_value_agrees(&changed, 0, depth, max_depth).map_err(|e| fail(e, &changed))?;
+            changed[i] = whole[i];
+        }
+    }
+
+    /// `STATE_DELTA` events whose operations carry such values, cut at every byte or with one
+    /// byte changed: the fast path, the slot and the general parser agree.
+    #[test]
+    fn patches_agree(
+        values in proptest::collection::vec(patch_value(), 1..3),
+        m in 0usize..MUTATIONS.len(),
+        at in 0usize..400,
+    ) {
+        let ops: Vec<String> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!(r#"{{"op":"replace","path":"/steps/s{i}","value":{v}}}"#))
+            .collect();
+        let s = format!(r#"{{"type":"STATE_DELTA","delta":[{}]}}"#, ops.join(","));
+        let whole = s.as_bytes();
+        let check = |b: &[u8]| -> Result<(), TestCaseError> {
+            let fail = |e: String| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(b)));
+            event_paths_agree(b).map_err(fail)?;
+            slot_agrees(b).map_err(fail)
+        };
+        check(whole)?;
+        let arena = Bump::new();
+        prop_assert!(Event::parse(whole, &arena).is_ok(), "{}", s);
+        for cut in (0..whole.len()).step_by(3) {
+            check(&whole[..cut])?;
+        }
+        let mut changed = whole.to_vec();
+        let i = at % whole.len();
+        changed[i] = MUTATIONS[m];
+        check(&changed)?;
+    }
+}
+
+/// The quick validator reads the values it is meant for (so the tests above compare
+/// something), and leaves the others to the general skip.
+#[test]
+fn small_look_is_taken() {
+    for v in [
+        &b"3"[..],
+        b"-12.5e-3",
+        br#""done""#,
+        "{\"done\":true,\"note\":\"turn 3 \u{2014} ok\"}".as_bytes(),
+        br#"[1,[2,[3,{}]],{"a":null,"b":"\u00e9"}]"#,
+        br#"{"k\"ey":[true,false,null],"x":{}}"#,
+    ] {
+        assert_eq!(
+            small_value_agrees(v, 0, 1, 64),
+            Ok(true),
+            "{}",
+            String::from_utf8_lossy(v)
+        );
+    }
+    let long = format!("[{}1]", "1,".repeat(200));
+    for v in [
+        &b" 3"[..],
+        br#"{"a": 1}"#,
+        br#"[1 ]"#,
+        br#"{"a":01}"#,
+        br#"{"a":"b"}"#,
+        b"[\"\xff\"]",
+        br#"{"a":tru}"#,
+        br#"[1,2"#,
+        br#"{"a"}"#,
+        long.as_bytes(),
+    ] {
+        assert_eq!(
+            small_value_agrees(v, 0, 1, 64),
+            Ok(false),
+            "{}",
+            String::from_utf8_lossy(v)
+        );
+    }
+    // Depth: the limit counts the value's own containers on top of `depth`.
+    assert_eq!(small_value_agrees(b"[[[]]]", 0, 1, 4), Ok(true));
+    assert_eq!(small_value_agrees(b"[[[]]]", 0, 1, 3), Ok(false));
+    let deep = format!("{}{}", "[".repeat(40), "]".repeat(40));
+    assert_eq!(small_value_agrees(deep.as_bytes(), 0, 0, 64), Ok(false));
+}
+
+/// A patch value past the depth limit is rejected as before, with the general skip's error.
+#[test]
+fn deep_patch_values_are_rejected() {
+    let arena = Bump::new();
+    for (levels, max_depth) in [
+        (3usize, 4usize),
+        (4, 5),
+        (10, 8),
+        (70, 64),
+        (1, 4),
+        (2, 5),
+        (30, 64),
+    ] {
+        let v = format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        let s =
+            format!(r#"{{"type":"STATE_DELTA","delta":[{{"op":"add","path":"/a","value":{v}}}]}}"#);
+        let opts = ParseOptions {
+            max_depth,
+            ..ParseOptions::default()
+        };
+        agree(s.as_bytes());
+        let r = Event::parse_with(s.as_bytes(), &arena, &opts);
+        // `{` of the event, `[` of `delta`, `{` of the operation: three levels around the value.
+        if levels + 3 <= max_depth {
+            assert!(r.is_ok(), "{levels} {max_depth}: {r:?}");
+        } else {
+            let e = r.unwrap_err().to_string();
+            // (As main at 26caeb5 reports it, before the quick validator.)
+            let at = 63 + (max_depth - 3);
+            let path = "[0]".repeat(max_depth - 3);
+            assert_eq!(
+                e,
+                format!(
+                    "nesting deeper than the limit of {max_depth} at delta[0].value{path} (byte {at})"
+                ),
+                "{levels} {max_depth}"
+            );
+        }
     }
 }

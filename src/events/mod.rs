@@ -51,6 +51,7 @@ mod model;
 mod outcome;
 mod parse;
 mod slot;
+pub(crate) mod small;
 mod write;
 
 pub use event_type::EventType;

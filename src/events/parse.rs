@@ -468,12 +468,10 @@ impl<'a> Parser<'a, '_> {
                 Some(1) => path = self.pointer("path")?,
                 Some(2) => from = self.pointer("from")?,
                 Some(3) => {
-                    self.cur.skip_value(self.depth, self.opts.max_depth)?;
+                    self.patch_value()?;
                     value = true;
                 }
-                _ => {
-                    self.cur.skip_value(self.depth, self.opts.max_depth)?;
-                }
+                _ => self.patch_value()?,
             }
         }
         let op = op.ok_or_else(|| Self::missing(obj.start, "op"))?;
@@ -485,6 +483,20 @@ impl<'a> Parser<'a, '_> {
             0 | 2 | 5 if !value => Err(Self::missing(obj.start, "value")),
             _ => Ok(()),
         }
+    }
+
+    /// A member's value in a patch operation: a small compact value by the quick
+    /// validator ([`super::small`]), anything else (and anything it does not read) by the
+    /// general skip, which keeps the errors, offsets and paths.
+    #[inline(always)]
+    fn patch_value(&mut self) -> RawResult<()> {
+        if self.cur.resume.is_none()
+            && super::small::small_value(&mut self.cur, self.depth, self.opts.max_depth)
+        {
+            return Ok(());
+        }
+        self.cur.skip_value(self.depth, self.opts.max_depth)?;
+        Ok(())
     }
 
     /// A JSON Pointer (RFC 6901): empty, or `/`-separated tokens where `~` is only in `~0`,

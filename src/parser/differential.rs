@@ -197,3 +197,53 @@ pub fn short_string_agrees(bytes: &[u8], at: usize) -> Result<bool, String> {
         )),
     }
 }
+
+/// Runs the quick validator of patch values (`events::small`) and the scanner's general skip
+/// on the value at `at`, `depth` containers deep with the limit `max_depth`: when the quick
+/// one reads it, the general skip must read it too, to the same place and over no
+/// whitespace; when it does not, it must leave the cursor where it was (the general skip then
+/// runs from there, so errors, offsets and paths are the general skip's). Returns whether the
+/// quick one read it.
+///
+/// ```
+/// use agui_wire::parser::differential::small_value_agrees;
+/// let v = r#"{"done":true,"note":"turn 3 — ok","n":[-1.5e3,null,{}]}"#.as_bytes();
+/// assert_eq!(small_value_agrees(v, 0, 1, 64), Ok(true));
+/// // Left to the general skip: whitespace, a depth past the limit, a bad value.
+/// assert_eq!(small_value_agrees(br#"{"a": 1}"#, 0, 1, 64), Ok(false));
+/// assert_eq!(small_value_agrees(br#"[[[]]]"#, 0, 1, 3), Ok(false));
+/// assert_eq!(small_value_agrees(br#"{"a":01}"#, 0, 1, 64), Ok(false));
+/// ```
+pub fn small_value_agrees(
+    bytes: &[u8],
+    at: usize,
+    depth: usize,
+    max_depth: usize,
+) -> Result<bool, String> {
+    use crate::scanner::Cursor;
+    let mut quick = Cursor::new(bytes);
+    quick.pos = at;
+    let read = crate::events::small::small_value(&mut quick, depth, max_depth);
+    if !read {
+        return if (quick.pos, quick.ws) == (at, 0) {
+            Ok(false)
+        } else {
+            Err(format!(
+                "at {at}: the quick validator moved the cursor and gave up"
+            ))
+        };
+    }
+    let mut general = Cursor::new(bytes);
+    general.pos = at;
+    match general.skip_value(depth, max_depth) {
+        Ok(_) if (general.pos, general.ws) == (quick.pos, 0) && quick.ws == 0 => Ok(true),
+        Ok(_) => Err(format!(
+            "at {at}: quick to {} (ws {}), general to {} (ws {})",
+            quick.pos, quick.ws, general.pos, general.ws
+        )),
+        Err(e) => Err(format!(
+            "at {at}: quick reads to {}, general fails: {e:?}",
+            quick.pos
+        )),
+    }
+}
