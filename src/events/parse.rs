@@ -503,8 +503,25 @@ impl<'a> Parser<'a, '_> {
     /// `~1`. Returns `true` (the field is present).
     fn pointer(&mut self, field: &'static str) -> RawResult<bool> {
         let at = self.cur.pos;
-        let s = self.string(field)?;
-        if !is_json_pointer(&s.unescaped()) {
+        // A short plain pointer (`/steps/s4`) by the short look and checked as it stands; any
+        // other string (or no string) the general way.
+        let plain = if self.cur.resume.is_none() && self.cur.peek() == Some(b'"') {
+            match self.cur.short_string() {
+                Some(t) if !t.escaped => Some(t.raw),
+                Some(_) => {
+                    self.cur.pos = at;
+                    None
+                }
+                None => None,
+            }
+        } else {
+            None
+        };
+        let valid = match plain {
+            Some(raw) => is_json_pointer(raw),
+            None => is_json_pointer(&self.string(field)?.unescaped()),
+        };
+        if !valid {
             return Err(RawError::new(
                 ErrorKind::InvalidValue {
                     field,
