@@ -2,18 +2,20 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::LocalKey;
 
 struct Counting;
 
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-/// Fresh allocations only (not `realloc`) and frees, to check that nothing leaks.
-static FRESH: AtomicUsize = AtomicUsize::new(0);
-static FREES: AtomicUsize = AtomicUsize::new(0);
 thread_local! {
-    // Only the test's own thread is counted: libtest's main thread may allocate meanwhile
-    // (its "running for over 60 seconds" notice on a loaded machine).
+    // Only the test's own thread is counted, into its own counters: libtest's main thread may
+    // allocate meanwhile (its "running for over 60 seconds" notice on a loaded machine), and
+    // the two tests run in parallel, one of them allocating on purpose (a boxed event).
     static COUNTING: Cell<bool> = const { Cell::new(false) };
+    /// Allocations and reallocations.
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+    /// Fresh allocations only (not `realloc`) and frees, to check that nothing leaks.
+    static FRESH: Cell<usize> = const { Cell::new(0) };
+    static FREES: Cell<usize> = const { Cell::new(0) };
 }
 
 fn counting() -> bool {
@@ -21,27 +23,42 @@ fn counting() -> bool {
     COUNTING.try_with(Cell::get).unwrap_or(false)
 }
 
+/// Adds one to this thread's `counter` (nothing during thread teardown).
+fn bump(counter: &'static LocalKey<Cell<usize>>) {
+    let _ = counter.try_with(|c| c.set(c.get() + 1));
+}
+
+/// This thread's `counter`.
+fn get(counter: &'static LocalKey<Cell<usize>>) -> usize {
+    counter.with(Cell::get)
+}
+
+/// Sets this thread's `counter` to zero.
+fn reset(counter: &'static LocalKey<Cell<usize>>) {
+    counter.with(|c| c.set(0));
+}
+
 // SAFETY: every method forwards to `System` with the caller's arguments unchanged; the counter
 // is a side effect that cannot affect the allocation.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if counting() {
-            ALLOCS.fetch_add(1, Ordering::Relaxed);
-            FRESH.fetch_add(1, Ordering::Relaxed);
+            bump(&ALLOCS);
+            bump(&FRESH);
         }
         // SAFETY: forwarded as is; the caller upholds `GlobalAlloc::alloc`'s contract.
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         if counting() {
-            FREES.fetch_add(1, Ordering::Relaxed);
+            bump(&FREES);
         }
         // SAFETY: `ptr` was returned by `System.alloc` with this layout (via `alloc` above).
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         if counting() {
-            ALLOCS.fetch_add(1, Ordering::Relaxed);
+            bump(&ALLOCS);
         }
         // SAFETY: forwarded as is; `ptr`/`layout` come from this allocator.
         unsafe { System.realloc(ptr, layout, new_size) }
@@ -89,7 +106,7 @@ fn parsing_with_a_reused_arena_allocates_nothing() {
             agui_wire::RunAgentInput::parse(d, &arena).expect("valid");
         }
     }
-    ALLOCS.store(0, Ordering::Relaxed);
+    reset(&ALLOCS);
     COUNTING.with(|c| c.set(true));
     let mut messages = 0;
     for _ in 0..5 {
@@ -101,11 +118,7 @@ fn parsing_with_a_reused_arena_allocates_nothing() {
     }
     COUNTING.with(|c| c.set(false));
     assert!(messages > 1000);
-    assert_eq!(
-        ALLOCS.load(Ordering::Relaxed),
-        0,
-        "heap allocations during parsing"
-    );
+    assert_eq!(get(&ALLOCS), 0, "heap allocations during parsing");
 }
 
 /// Events: nothing allocated per event with a reused arena, except what must be (the boxed
@@ -166,7 +179,7 @@ fn events_allocate_nothing_and_leak_nothing() {
         parse_all(&mut arena, docs, &mut oks, false);
     }
     // Plain events: no allocation at all.
-    ALLOCS.store(0, Ordering::Relaxed);
+    reset(&ALLOCS);
     COUNTING.with(|c| c.set(true));
     let mut oks = 0;
     for _ in 0..3 {
@@ -174,14 +187,10 @@ fn events_allocate_nothing_and_leak_nothing() {
     }
     COUNTING.with(|c| c.set(false));
     assert_eq!(oks, 3 * plain.len(), "every sample event parses");
-    assert_eq!(
-        ALLOCS.load(Ordering::Relaxed),
-        0,
-        "heap allocations per event"
-    );
+    assert_eq!(get(&ALLOCS), 0, "heap allocations per event");
     // Boxed inputs and errors: what is allocated is freed.
-    FRESH.store(0, Ordering::Relaxed);
-    FREES.store(0, Ordering::Relaxed);
+    reset(&FRESH);
+    reset(&FREES);
     COUNTING.with(|c| c.set(true));
     let mut oks = 0;
     for _ in 0..3 {
@@ -190,7 +199,7 @@ fn events_allocate_nothing_and_leak_nothing() {
     }
     COUNTING.with(|c| c.set(false));
     assert_eq!(oks, 3, "one RUN_STARTED with input is valid");
-    let (allocs, frees) = (FRESH.load(Ordering::Relaxed), FREES.load(Ordering::Relaxed));
+    let (allocs, frees) = (get(&FRESH), get(&FREES));
     assert!(
         allocs >= 3 * (boxed.len() + failing.len()),
         "{allocs} allocations"
