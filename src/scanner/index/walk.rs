@@ -631,6 +631,23 @@ mod tests {
         ws(r, out);
     }
 
+    /// `doc` with one byte replaced, removed or inserted at a random place (the bytes most
+    /// likely to matter to the grammar), and that place.
+    fn damaged(r: &mut Rng, doc: &[u8]) -> (Vec<u8>, usize) {
+        const DAMAGE: &[u8] = b"\"\\{}[]:, \n\x01\x7f\xff\xc3e.-+0tu";
+        let mut bad = doc.to_vec();
+        let at = r.below(bad.len() as u64) as usize;
+        let byte = DAMAGE[r.below(DAMAGE.len() as u64) as usize];
+        match r.below(3) {
+            0 => bad[at] = byte,
+            1 => {
+                bad.remove(at);
+            }
+            _ => bad.insert(at, byte),
+        }
+        (bad, at)
+    }
+
     fn random_doc(r: &mut Rng) -> Vec<u8> {
         let mut s = String::new();
         // A container, so that the indexed walk runs.
@@ -653,22 +670,13 @@ mod tests {
     #[test]
     fn random_documents_and_their_damage() {
         let mut r = Rng(0x9E37_79B9_7F4A_7C15);
-        let damage: &[u8] = b"\"\\{}[]:, \n\x01\x7f\xff\xc3e.-+0tu";
         for _ in 0..3000 {
             let doc = random_doc(&mut r);
             agree(&doc);
             // Followed by something else, as inside a larger document.
             agree(&[&doc[..], b" ,\"x\\q\x01\xff"].concat());
             for _ in 0..4 {
-                let mut bad = doc.clone();
-                let at = r.below(bad.len() as u64) as usize;
-                match r.below(3) {
-                    0 => bad[at] = damage[r.below(damage.len() as u64) as usize],
-                    1 => {
-                        bad.remove(at);
-                    }
-                    _ => bad.insert(at, damage[r.below(damage.len() as u64) as usize]),
-                }
+                let (bad, at) = damaged(&mut r, &doc);
                 agree(&bad);
                 agree(&bad[..at]);
             }
@@ -687,7 +695,6 @@ mod tests {
     #[test]
     fn random_documents_in_passes() {
         let mut r = Rng(0x2545_F491_4F6C_DD1D);
-        let damage: &[u8] = b"\"\\{}[]:, \n\x01\x7f\xff\xc3e.-+0tu";
         let mut n = 0;
         while n < 150 {
             let doc = random_doc(&mut r);
@@ -701,15 +708,7 @@ mod tests {
                 passes_agree(&doc, &[cut], 128);
             }
             for _ in 0..6 {
-                let mut bad = doc.clone();
-                let at = r.below(bad.len() as u64) as usize;
-                match r.below(3) {
-                    0 => bad[at] = damage[r.below(damage.len() as u64) as usize],
-                    1 => {
-                        bad.remove(at);
-                    }
-                    _ => bad.insert(at, damage[r.below(damage.len() as u64) as usize]),
-                }
+                let (bad, at) = damaged(&mut r, &doc);
                 let mut cuts: Vec<usize> = (0..r.below(8))
                     .map(|_| r.below(bad.len() as u64 + 1) as usize)
                     .collect();
