@@ -58,9 +58,9 @@ use std::time::Duration;
 
 use agui_wire::reducer::Reducer;
 use agui_wire::sse::{SseDecoder, SseOptions};
-use agui_wire::{Bump, Event, EventSlot, ParseOptions, WriteJson};
+use agui_wire::{Bump, Event, WriteJson};
 use common::alloc;
-use common::event_stream::{Counts, Ids, gen_stream, gen_stream_with};
+use common::event_stream::{Counts, Ids, each_event, gen_stream, gen_stream_with};
 use criterion::{Criterion, SamplingMode, Throughput};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -89,20 +89,7 @@ fn tally(c: &mut Counts, name: &str) {
 /// reset after each event.
 fn ours(input: &[u8], arena: &mut Bump) -> Counts {
     let mut c = Counts::default();
-    let options = ParseOptions::default();
-    let mut decoder = SseDecoder::new(SseOptions::default());
-    let mut feed = decoder.feed(input);
-    while let Some(frame) = feed.next() {
-        let frame = frame.expect("SSE frame");
-        {
-            let mut slot = EventSlot::new();
-            let ev = slot.parse(frame.data, arena, &options).expect("event");
-            tally(&mut c, &ev.type_name());
-        }
-        arena.reset();
-    }
-    drop(feed);
-    decoder.finish().expect("stream ends on a frame boundary");
+    each_event(input, arena, |ev| tally(&mut c, &ev.type_name()));
     c
 }
 

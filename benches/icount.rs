@@ -30,7 +30,7 @@ use agui_wire::proto::{
     DecodeOptions, EncodeOptions, FrameDecoder, ProtoEvent, ProtoToSse, SseToProto,
 };
 use agui_wire::sse::{SseDecoder, SseOptions};
-use agui_wire::{Bump, Event, EventSlot, ParseOptions, RunAgentInput};
+use agui_wire::{Bump, Event, RunAgentInput};
 use common::corpus::{self, Dialect};
 
 #[global_allocator]
@@ -49,19 +49,9 @@ fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
         arena.reset();
         match work {
             "events" => {
-                let options = ParseOptions::default();
-                let mut decoder = SseDecoder::new(SseOptions::default());
-                let mut feed = decoder.feed(input);
-                while let Some(frame) = feed.next() {
-                    let frame = frame.expect("SSE frame");
-                    {
-                        let mut slot = EventSlot::new();
-                        let ev = slot.parse(frame.data, arena, &options).expect("event");
-                        black_box(ev);
-                    }
-                    n += 1;
-                    arena.reset();
-                }
+                n += common::event_stream::each_event(input, arena, |ev| {
+                    black_box(ev);
+                });
             }
             "events_by_value" => {
                 let mut decoder = SseDecoder::new(SseOptions::default());

@@ -3,6 +3,32 @@
 //! escapes and non-ASCII text), tool calls with JSON argument fragments, `STATE_DELTA`
 //! patches, `RUN_FINISHED`; every frame `data: <json>\n\n`.
 
+use agui_wire::sse::{SseDecoder, SseOptions};
+use agui_wire::{Bump, Event, EventSlot, ParseOptions};
+
+/// agui-wire over an SSE stream as a proxy reads it: `SseDecoder`, `EventSlot::parse` on each
+/// frame (the event built where it stays), `seen` called on each event, the arena reset after
+/// each. Returns the number of events.
+#[inline(always)]
+pub fn each_event(input: &[u8], arena: &mut Bump, mut seen: impl FnMut(&Event<'_>)) -> usize {
+    let options = ParseOptions::default();
+    let mut n = 0;
+    let mut decoder = SseDecoder::new(SseOptions::default());
+    let mut feed = decoder.feed(input);
+    while let Some(frame) = feed.next() {
+        let frame = frame.expect("SSE frame");
+        {
+            let mut slot = EventSlot::new();
+            seen(slot.parse(frame.data, arena, &options).expect("event"));
+        }
+        n += 1;
+        arena.reset();
+    }
+    drop(feed);
+    decoder.finish().expect("stream ends on a frame boundary");
+    n
+}
+
 // ------------------------------------------------------------------------------------------
 // The stream
 // ------------------------------------------------------------------------------------------
