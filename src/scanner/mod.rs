@@ -345,12 +345,7 @@ impl<'a> Cursor<'a> {
                         escaped,
                     });
                 }
-                b'\\'
-                    if matches!(
-                        bytes.get(at + 1),
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
-                    ) =>
-                {
+                b'\\' if escape::TWO_BYTE[bytes.get(at + 1).copied().unwrap_or(0) as usize] => {
                     escaped = true;
                     pos = at + 2;
                 }
