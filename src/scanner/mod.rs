@@ -237,7 +237,11 @@ impl<'a> Cursor<'a> {
                     let k = m.trailing_zeros();
                     let at = pos + k as usize;
                     m &= m - 1;
-                    let c = bytes[at];
+                    debug_assert!(at < bytes.len());
+                    // SAFETY: `special_mask` sets no bit at or past the block's length `len`,
+                    // and the block lies within `bytes` (`pos + len <= bytes.len()`), so
+                    // `at < pos + len <= bytes.len()`; bits are only cleared since.
+                    let c = unsafe { *bytes.get_unchecked(at) };
                     if c == b'\\' {
                         escaped = true;
                         let e = bytes.get(at + 1).copied().unwrap_or(0);

@@ -72,7 +72,8 @@ pub(crate) const BLOCK: usize = 64;
 /// The mask of special bytes (quote, backslash, control) in the block of up to 64 bytes at
 /// `at`: bit `k` is set when `bytes[at + k]` is special. Returns the mask, the block's length
 /// (64, or what is left of the input), and the mask of the block's bytes >= 0x80 (so that a
-/// string knows whether *it* holds one, not just its block).
+/// string knows whether *it* holds one, not just its block). No bit at or past the length is
+/// ever set (the string scanner reads the bytes of the set bits without a bounds check).
 #[inline]
 pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
