@@ -193,11 +193,11 @@ impl<'a> Cursor<'a> {
             }
             (pos, escaped, non_ascii) = (slot.at, slot.escaped, slot.non_ascii);
         }
-        // Most strings are short and plain: one 16-byte look finds their end. Otherwise, walk
+        // Most strings are short and plain: one or two 16-byte looks find their end. Otherwise, walk
         // the string 64 bytes at a time: one kernel call gives the mask of special bytes
         // (quote, backslash, control) in the block, and the bits are visited in order, so a
         // string dense with escapes (JSON inside JSON) costs one call per block, not per escape.
-        let end = match simd::short_string_end(bytes, pos) {
+        let end = match simd::string_end32(bytes, pos) {
             Some((end, na)) => {
                 non_ascii |= na;
                 end
