@@ -52,6 +52,19 @@ impl Cursor<'_> {
     }
 }
 
+/// The bytes that make a two-byte escape after a backslash: `"`, `\\`, `/`, `b`, `f`, `n`,
+/// `r`, `t` (a table look instead of a jump table or a chain of compares).
+pub(super) static TWO_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    let set = *b"\"\\/bfnrt";
+    while i < set.len() {
+        t[set[i] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
     let s = b.get(at..at + 4)?;
     let mut v = 0u32;

@@ -193,11 +193,11 @@ impl<'a> Cursor<'a> {
             }
             (pos, escaped, non_ascii) = (slot.at, slot.escaped, slot.non_ascii);
         }
-        // Most strings are short and plain: one 16-byte look finds their end. Otherwise, walk
+        // Most strings are short and plain: one or two 16-byte looks find their end. Otherwise, walk
         // the string 64 bytes at a time: one kernel call gives the mask of special bytes
         // (quote, backslash, control) in the block, and the bits are visited in order, so a
         // string dense with escapes (JSON inside JSON) costs one call per block, not per escape.
-        let end = match simd::short_string_end(bytes, pos) {
+        let end = match simd::string_end32(bytes, pos) {
             Some((end, na)) => {
                 non_ascii |= na;
                 end
@@ -234,37 +234,28 @@ impl<'a> Cursor<'a> {
                 let clear_below =
                     |m: u64, to: usize| m & u64::MAX.checked_shl((to - pos) as u32).unwrap_or(0);
                 while m != 0 {
-                    let at = pos + m.trailing_zeros() as usize;
+                    let k = m.trailing_zeros();
+                    let at = pos + k as usize;
                     m &= m - 1;
-                    match bytes[at] {
-                        b'"' => {
-                            // Only the bytes before the closing quote belong to the string.
-                            non_ascii |= high & ((1u64 << (at - pos)) - 1) != 0;
-                            break 'scan at;
-                        }
-                        // The two-byte escapes inline (most of them); `\u` and
-                        // errors in `escape`.
-                        b'\\'
-                            if matches!(
-                                bytes.get(at + 1),
-                                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
-                            ) =>
-                        {
-                            escaped = true;
+                    debug_assert!(at < bytes.len());
+                    // SAFETY: `special_mask` sets no bit at or past the block's length `len`,
+                    // and the block lies within `bytes` (`pos + len <= bytes.len()`), so
+                    // `at < pos + len <= bytes.len()`; bits are only cleared since.
+                    let c = unsafe { *bytes.get_unchecked(at) };
+                    if c == b'\\' {
+                        escaped = true;
+                        let e = bytes.get(at + 1).copied().unwrap_or(0);
+                        if escape::TWO_BYTE[e as usize] {
+                            // The two-byte escapes inline (most of them); the escaped byte's
+                            // bit (a quote, a backslash) goes with the escape.
                             skip_to = at + 2;
-                            m = clear_below(m, skip_to);
-                        }
-                        // `\uXXXX` outside the surrogates inline too, by one word.
-                        b'\\'
-                            if bytes.get(at + 1) == Some(&b'u')
-                                && escape::plain_unicode(bytes, at + 2) =>
-                        {
-                            escaped = true;
+                            m &= !(2u64 << k);
+                        } else if e == b'u' && escape::plain_unicode(bytes, at + 2) {
+                            // `\uXXXX` outside the surrogates inline too, by one word (hex
+                            // digits are never special bytes: no bit to clear).
                             skip_to = at + 6;
-                            m = clear_below(m, skip_to);
-                        }
-                        b'\\' => {
-                            escaped = true;
+                        } else {
+                            // Surrogate pairs and errors in `escape`.
                             skip_to = match self.escape(at) {
                                 Ok(after) => after,
                                 // An escape cut by the end: a later pass reads it again.
@@ -278,7 +269,12 @@ impl<'a> Cursor<'a> {
                             };
                             m = clear_below(m, skip_to);
                         }
-                        c => return Err(RawError::new(ErrorKind::ControlCharacterInString(c), at)),
+                    } else if c == b'"' {
+                        // Only the bytes before the closing quote belong to the string.
+                        non_ascii |= high & ((1u64 << k) - 1) != 0;
+                        break 'scan at;
+                    } else {
+                        return Err(RawError::new(ErrorKind::ControlCharacterInString(c), at));
                     }
                 }
                 non_ascii |= high != 0;
@@ -353,12 +349,7 @@ impl<'a> Cursor<'a> {
                         escaped,
                     });
                 }
-                b'\\'
-                    if matches!(
-                        bytes.get(at + 1),
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
-                    ) =>
-                {
+                b'\\' if escape::TWO_BYTE[bytes.get(at + 1).copied().unwrap_or(0) as usize] => {
                     escaped = true;
                     pos = at + 2;
                 }

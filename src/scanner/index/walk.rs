@@ -354,10 +354,8 @@ impl Cursor<'_> {
                 if at < skip_to {
                     continue;
                 }
-                if !matches!(
-                    bytes.get(at + 1),
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't')
-                ) {
+                if !super::super::escape::TWO_BYTE[bytes.get(at + 1).copied().unwrap_or(0) as usize]
+                {
                     if let Some(&[b'u', a, b, c, d]) = bytes.get(at + 1..at + 6)
                         && HEX[a as usize] & HEX[b as usize] & HEX[c as usize] & HEX[d as usize]
                         // No surrogate (`d800` to `dfff`): those go to the scanner.

@@ -72,7 +72,8 @@ pub(crate) const BLOCK: usize = 64;
 /// The mask of special bytes (quote, backslash, control) in the block of up to 64 bytes at
 /// `at`: bit `k` is set when `bytes[at + k]` is special. Returns the mask, the block's length
 /// (64, or what is left of the input), and the mask of the block's bytes >= 0x80 (so that a
-/// string knows whether *it* holds one, not just its block).
+/// string knows whether *it* holds one, not just its block). No bit at or past the length is
+/// ever set (the string scanner reads the bytes of the set bits without a bounds check).
 #[inline]
 pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
@@ -230,6 +231,29 @@ pub(crate) fn short_string_end(bytes: &[u8], at: usize) -> Option<(usize, bool)>
     Some((end, high & ((1u32 << k) - 1) != 0))
 }
 
+/// [`short_string_end`] over 32 bytes, for the string scanner (ids of 20 to 32 bytes are
+/// common): when the first 16 bytes hold no special byte, the next 16 are looked at too. The
+/// same answer as the 16-byte look when fewer than 32 bytes are left from `at`.
+#[inline(always)]
+pub(crate) fn string_end32(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
+    let (Some(first), Some(second)) = (bytes.get(at..at + 16), bytes.get(at + 16..at + 32)) else {
+        return short_string_end(bytes, at);
+    };
+    let (special, high) = mask16(first.try_into().ok()?);
+    if special != 0 {
+        let k = special.trailing_zeros();
+        let end = at + k as usize;
+        return (bytes.get(end) == Some(&b'"')).then(|| (end, high & ((1u32 << k) - 1) != 0));
+    }
+    let (special2, high2) = mask16(second.try_into().ok()?);
+    if special2 == 0 {
+        return None;
+    }
+    let k = special2.trailing_zeros();
+    let end = at + 16 + k as usize;
+    (bytes.get(end) == Some(&b'"')).then(|| (end, high != 0 || high2 & ((1u32 << k) - 1) != 0))
+}
+
 /// Finds the first quote, backslash or control byte at or after `from` (or `bytes.len()`),
 /// and reports whether a byte >= 0x80 may occur in `bytes[from..index]` (a `true` may be a
 /// false positive from bytes just past `index`, never a false negative).
@@ -305,6 +329,19 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
     if got_short != want_short {
         return Err(format!(
             "short_string_end at {from}: {got_short:?}, scalar {want_short:?}"
+        ));
+    }
+    // The same over 32 bytes when 32 are left (else it is the 16-byte look).
+    let want_32 = if bytes.len() >= from + 32 {
+        (want < from + 32 && bytes.get(want) == Some(&b'"'))
+            .then(|| (want, bytes[from..want].iter().any(|&b| b >= 0x80)))
+    } else {
+        want_short
+    };
+    let got_32 = string_end32(bytes, from);
+    if got_32 != want_32 {
+        return Err(format!(
+            "string_end32 at {from}: {got_32:?}, scalar {want_32:?}"
         ));
     }
     if let Some(chunk) = bytes.get(from..from + 16) {
