@@ -63,11 +63,11 @@ pub(crate) fn classify(bytes: &[u8], at: usize) -> Classes {
         set(&mut c.op, OP);
         set(&mut c.ctrl, CTRL);
         set(&mut c.high, HIGH);
-        set(&mut c.digit, DIGIT);
-        set(&mut c.dot, DOT);
-        set(&mut c.sign, SIGN);
-        set(&mut c.exp, EXP);
-        set(&mut c.zero, ZERO);
+        set(&mut c.marks.digit, DIGIT);
+        set(&mut c.marks.dot, DOT);
+        set(&mut c.marks.sign, SIGN);
+        set(&mut c.marks.exp, EXP);
+        set(&mut c.marks.zero, ZERO);
     }
     c
 }
