@@ -61,6 +61,8 @@ pub(crate) struct Classes {
     pub(crate) ws: u64,
     /// `{`, `}`, `[`, `]`, `:`, `,`.
     pub(crate) op: u64,
+    /// `}` and `]`.
+    pub(crate) close: u64,
     /// Bytes below 0x20.
     pub(crate) ctrl: u64,
     /// Bytes >= 0x80.
@@ -133,6 +135,8 @@ pub(crate) struct Block {
     pub(crate) in_string: u64,
     /// `{}[]:,` outside strings.
     pub(crate) structural: u64,
+    /// `}` and `]` outside strings.
+    pub(crate) close: u64,
     /// Whitespace outside strings.
     pub(crate) ws: u64,
     /// Control bytes inside strings (an error wherever one is).
@@ -200,6 +204,7 @@ pub(crate) fn stage1(kernel: Kernel, c: Classes, carry: &mut Carry) -> Block {
         quote,
         in_string,
         structural,
+        close: c.close & !in_string,
         ws: c.ws & !in_string,
         ctrl: c.ctrl & in_string,
         high: c.high,
@@ -686,6 +691,9 @@ mod tests {
             let op = matches!(b, b'{' | b'}' | b'[' | b']' | b':' | b',');
             if op && !inside {
                 blk.structural |= bit;
+            }
+            if matches!(b, b'}' | b']') && !inside {
+                blk.close |= bit;
             }
             if ws && !inside {
                 blk.ws |= bit;
