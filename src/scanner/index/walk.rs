@@ -434,9 +434,12 @@ impl Cursor<'_> {
                     }
                 }
             }
-            let high = block.high & limit;
-            if high != 0 && first_high == usize::MAX {
-                first_high = base + high.trailing_zeros() as usize;
+            // (Once a byte >= 0x80 is seen, this is one well-predicted branch a block.)
+            if first_high == usize::MAX {
+                let high = block.high & limit;
+                if high != 0 {
+                    first_high = base + high.trailing_zeros() as usize;
+                }
             }
             ws += (block.ws & limit).count_ones() as usize;
             if let Some(end) = end {
