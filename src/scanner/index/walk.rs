@@ -281,90 +281,93 @@ impl Cursor<'_> {
                         row(ARRAY_AFTER)
                     };
                 }
-            }
-            // The grammar: one table lookup per token, so that the only branches taken are
-            // the rare ones, brackets (and scalars in the tail of a growing buffer, where
-            // one may be cut by the end).
-            let step_table = if tail { &STEP } else { &STEP_BULK };
-            while tokens != 0 {
-                let i = tokens.trailing_zeros() as usize;
-                tokens &= tokens - 1;
-                let at = base + i;
-                debug_assert!(i < here.len());
-                // SAFETY: a token is a quote, a structural byte or the first byte of a scalar
-                // run, and every bit of a block past the end of `bytes` is a padding space
-                // (whitespace: none of the three), so `base + i < bytes.len()`.
-                let c = unsafe { *here.get_unchecked(i) };
-                let step = step_table[(state | c as usize) & 0xfff];
-                state = (step & 0x0f00) as usize;
-                if step & 0xff == GO as u16 {
-                    continue;
-                }
-                if step & PUSH as u16 != 0 {
-                    if open >= rare {
-                        if open >= room {
-                            return Walked::Unsure;
-                        }
-                        if open >= 64 {
-                            // Past 64 levels: the bit pushed out of the register.
-                            spill.push(bits >> 63 == 1);
-                        }
+            } else {
+                // The grammar: one table lookup per token, so that the only branches taken are
+                // the rare ones, brackets (and scalars in the tail of a growing buffer, where
+                // one may be cut by the end).
+                let step_table = if tail { &STEP } else { &STEP_BULK };
+                while tokens != 0 {
+                    let i = tokens.trailing_zeros() as usize;
+                    tokens &= tokens - 1;
+                    let at = base + i;
+                    debug_assert!(i < here.len());
+                    // SAFETY: a token is a quote, a structural byte or the first byte of a scalar
+                    // run, and every bit of a block past the end of `bytes` is a padding space
+                    // (whitespace: none of the three), so `base + i < bytes.len()`.
+                    let c = unsafe { *here.get_unchecked(i) };
+                    let step = step_table[(state | c as usize) & 0xfff];
+                    state = (step & 0x0f00) as usize;
+                    if step & 0xff == GO as u16 {
+                        continue;
                     }
-                    bits = (bits << 1) | (step >> 4) as u64 & 1;
-                    open += 1;
-                } else if step & POP as u16 != 0 {
-                    open -= 1;
-                    bits >>= 1;
-                    if open.wrapping_sub(1) >= 63 {
-                        if open == 0 {
-                            limit = u64::MAX >> (63 - i);
-                            end = Some(at + 1);
-                            break;
+                    if step & PUSH as u16 != 0 {
+                        if open >= rare {
+                            if open >= room {
+                                return Walked::Unsure;
+                            }
+                            if open >= 64 {
+                                // Past 64 levels: the bit pushed out of the register.
+                                spill.push(bits >> 63 == 1);
+                            }
                         }
-                        // Past 64 levels: the bit back into the register.
-                        bits |= (spill.top() as u64) << 63;
-                        spill.pop();
-                    }
-                    state = if bits & 1 == 1 {
-                        row(OBJECT_AFTER)
-                    } else {
-                        row(ARRAY_AFTER)
-                    };
-                } else if step & SCALAR as u16 != 0 {
-                    // A number or a literal: the run of bytes it starts must be one.
-                    let number = step & FLAG as u16 != 0;
-                    let run_end = (!block.scalar & (u64::MAX << i)).trailing_zeros() as usize;
-                    if tail && (base + run_end >= len || (run_end >= BLOCK && at + WINDOW > len)) {
-                        // The run may go on past the bytes received: stop before it, in the
-                        // state before it (any state that takes a value: the byte at `at`
-                        // steps alike from all of them). Unless it ends before them after all
-                        // (a valid scalar: go on), or what is there cannot be the start of a
-                        // scalar and its end (`01`, `12x`, `nul1`): that error is proven
-                        // now, and the byte-by-byte validator reports it.
-                        match self.scalar_near_end(at, number) {
-                            Some(true) => continue,
-                            Some(false) => {}
-                            None => return Walked::Unsure,
+                        bits = (bits << 1) | (step >> 4) as u64 & 1;
+                        open += 1;
+                    } else if step & POP as u16 != 0 {
+                        open -= 1;
+                        bits >>= 1;
+                        if open.wrapping_sub(1) >= 63 {
+                            if open == 0 {
+                                limit = u64::MAX >> (63 - i);
+                                end = Some(at + 1);
+                                break;
+                            }
+                            // Past 64 levels: the bit back into the register.
+                            bits |= (spill.top() as u64) << 63;
+                            spill.pop();
                         }
                         state = if bits & 1 == 1 {
-                            row(OBJECT_VALUE)
+                            row(OBJECT_AFTER)
                         } else {
-                            row(ARRAY_VALUE)
+                            row(ARRAY_AFTER)
                         };
-                        limit = (1u64 << i) - 1;
-                        cut = Some((at, false));
-                        break;
-                    }
-                    let ok = if run_end < BLOCK {
-                        scalar_marks(&block.marks, word_at(bytes, at), number, i, run_end)
+                    } else if step & SCALAR as u16 != 0 {
+                        // A number or a literal: the run of bytes it starts must be one.
+                        let number = step & FLAG as u16 != 0;
+                        let run_end = (!block.scalar & (u64::MAX << i)).trailing_zeros() as usize;
+                        if tail
+                            && (base + run_end >= len || (run_end >= BLOCK && at + WINDOW > len))
+                        {
+                            // The run may go on past the bytes received: stop before it, in the
+                            // state before it (any state that takes a value: the byte at `at`
+                            // steps alike from all of them). Unless it ends before them after all
+                            // (a valid scalar: go on), or what is there cannot be the start of a
+                            // scalar and its end (`01`, `12x`, `nul1`): that error is proven
+                            // now, and the byte-by-byte validator reports it.
+                            match self.scalar_near_end(at, number) {
+                                Some(true) => continue,
+                                Some(false) => {}
+                                None => return Walked::Unsure,
+                            }
+                            state = if bits & 1 == 1 {
+                                row(OBJECT_VALUE)
+                            } else {
+                                row(ARRAY_VALUE)
+                            };
+                            limit = (1u64 << i) - 1;
+                            cut = Some((at, false));
+                            break;
+                        }
+                        let ok = if run_end < BLOCK {
+                            scalar_marks(&block.marks, word_at(bytes, at), number, i, run_end)
+                        } else {
+                            self.scalar_across(kernel, at, number)
+                        };
+                        if !ok {
+                            return Walked::Unsure;
+                        }
                     } else {
-                        self.scalar_across(kernel, at, number)
-                    };
-                    if !ok {
                         return Walked::Unsure;
                     }
-                } else {
-                    return Walked::Unsure;
                 }
             }
             // The block's numbers (in the value), unless checked at their tokens; the one
