@@ -95,6 +95,8 @@ pub(crate) unsafe fn classify(bytes: &[u8], at: usize) -> Classes {
     let digit_bits = _mm256_set1_epi8(DIGIT as i8);
     let dot = _mm256_set1_epi8(b'.' as i8);
     let zero_byte = _mm256_set1_epi8(b'0' as i8);
+    let case = _mm256_set1_epi8(0x20);
+    let close = _mm256_set1_epi8(b'}' as i8);
     let mask = |v: __m256i| -> u64 { _mm256_movemask_epi8(v) as u32 as u64 };
     let half = |v: __m256i| -> Classes {
         let lo = _mm256_shuffle_epi8(low, _mm256_and_si256(v, nibble));
@@ -106,18 +108,22 @@ pub(crate) unsafe fn classify(bytes: &[u8], at: usize) -> Classes {
             // The compares with zero flag the bytes *outside* the class.
             ws: !mask(_mm256_cmpeq_epi8(_mm256_and_si256(class, ws_bits), zero)) & 0xffff_ffff,
             op: !mask(_mm256_cmpeq_epi8(_mm256_and_si256(class, op_bits), zero)) & 0xffff_ffff,
-            digit: !mask(_mm256_cmpeq_epi8(_mm256_and_si256(class, digit_bits), zero))
-                & 0xffff_ffff,
+            // `]` (0x5D) and `}` (0x7D) are the bytes that read as `}` with bit 5 set.
+            close: mask(_mm256_cmpeq_epi8(_mm256_or_si256(v, case), close)),
             // v <= 0x1f (unsigned) exactly when min(v, 0x1f) == v.
             ctrl: mask(_mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v)),
             // The sign bit of each byte is set exactly for the bytes >= 0x80.
             high: mask(v),
-            dot: mask(_mm256_cmpeq_epi8(v, dot)),
-            // `SIGN` is bit 6: one bit to the left in each 16-bit lane puts it in bit 7 of
-            // both bytes (the low byte's bit 7 moves to bit 0 of the high one).
-            sign: mask(_mm256_slli_epi16(class, 1)),
-            exp: mask(class),
-            zero: mask(_mm256_cmpeq_epi8(v, zero_byte)),
+            marks: Marks {
+                digit: !mask(_mm256_cmpeq_epi8(_mm256_and_si256(class, digit_bits), zero))
+                    & 0xffff_ffff,
+                dot: mask(_mm256_cmpeq_epi8(v, dot)),
+                // `SIGN` is bit 6: one bit to the left in each 16-bit lane puts it in bit 7
+                // of both bytes (the low byte's bit 7 moves to bit 0 of the high one).
+                sign: mask(_mm256_slli_epi16(class, 1)),
+                exp: mask(class),
+                zero: mask(_mm256_cmpeq_epi8(v, zero_byte)),
+            },
         }
     };
     let (x, y) = (half(a), half(b));
@@ -126,13 +132,10 @@ pub(crate) unsafe fn classify(bytes: &[u8], at: usize) -> Classes {
         backslash: x.backslash | y.backslash << 32,
         ws: x.ws | y.ws << 32,
         op: x.op | y.op << 32,
+        close: x.close | y.close << 32,
         ctrl: x.ctrl | y.ctrl << 32,
         high: x.high | y.high << 32,
-        digit: x.digit | y.digit << 32,
-        dot: x.dot | y.dot << 32,
-        sign: x.sign | y.sign << 32,
-        exp: x.exp | y.exp << 32,
-        zero: x.zero | y.zero << 32,
+        marks: x.marks.join(y.marks),
     }
 }
 

@@ -54,6 +54,9 @@ pub(super) const AFTER_KEY: u8 = 6 * 16;
 pub(super) const OBJECT_AFTER: u8 = 7 * 16;
 /// `,` or `]` after an element.
 pub(super) const ARRAY_AFTER: u8 = 8 * 16;
+/// After a closing bracket, in the walk by [`FAST`] only: `OBJECT_AFTER` or `ARRAY_AFTER`
+/// by the container now innermost (the bit that [`FAST`] is indexed with).
+pub(super) const CLOSED: u8 = 9 * 16;
 
 /// The next state for each state plus token class; `ERR` where the grammar forbids the
 /// token. After a closing bracket the state is set from the enclosing container instead.
@@ -137,19 +140,81 @@ pub(super) const STEP: [u16; 4096] = {
     t
 };
 
-/// `STEP` with numbers taken as no action: away from the end of a growing buffer the walk
-/// checks them by block ([`super::number::block_numbers`]), so that the per-token branch is taken for
-/// brackets and literals only.
+/// `STEP` with numbers and literals taken as no action: away from the end of a growing buffer
+/// the walk checks them by block ([`super::number::block_numbers`], and the literals' own
+/// loop), so that the per-token branch is taken for brackets only.
 pub(super) const STEP_BULK: [u16; 4096] = {
     let mut t = STEP;
     let mut k = 0;
     while k < t.len() {
-        if t[k] & 0xff == (SCALAR | FLAG) as u16 {
+        if t[k] & SCALAR as u16 != 0 {
             t[k] &= 0xff00;
         }
         k += 1;
     }
     t
+};
+
+/// The grammar for a block walked without a branch per token (brackets that neither end the
+/// value nor go past the innermost 64 levels; scalars checked by block): entry
+/// `FAST[(row | byte) << 1 | top]` is the next state's row, 0 where the grammar forbids the
+/// token (row 0 leads only to row 0, so an error stays to the block's end). `top` is 1 when
+/// the innermost open container is an object; only the row of `CLOSED` reads it.
+pub(super) const FAST: [u16; 8192] = {
+    let mut t = [0u16; 8192];
+    let mut s = 1;
+    while s <= 9 {
+        let mut top = 0;
+        while top < 2 {
+            // `CLOSED` steps as the state after a member or an element.
+            let from = if s < 9 {
+                s
+            } else if top == 1 {
+                (OBJECT_AFTER / 16) as usize
+            } else {
+                (ARRAY_AFTER / 16) as usize
+            };
+            let mut b = 0;
+            while b < 256 {
+                let class = CLASS[b];
+                let next = NEXT[from * 16 + class as usize];
+                t[(s << 8 | b) << 1 | top] = if next == ERR {
+                    0
+                } else if class == CLOSE_OBJECT || class == CLOSE_ARRAY {
+                    row(CLOSED) as u16
+                } else {
+                    row(next) as u16
+                };
+                b += 1;
+            }
+            top += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// What a token's byte does to the stack of open containers held with a sentinel bit above
+/// them (`s`: bit 0 the innermost, 1 = object), as `s = (s << push) >> pop | object`: the
+/// entry is `[push, pop, object, 0]`.
+pub(super) const MOVE: [[u8; 4]; 256] = {
+    let mut t = [[0u8; 4]; 256];
+    t[b'{' as usize] = [1, 0, 1, 0];
+    t[b'[' as usize] = [1, 0, 0, 0];
+    t[b'}' as usize] = [0, 1, 0, 0];
+    t[b']' as usize] = [0, 1, 0, 0];
+    t
+};
+
+/// Every entry of [`FAST`] is a row below `0x1000`, so that `(row | byte) << 1 | top`, its
+/// index, is below its length (the walk reads it unchecked).
+const _: () = {
+    let mut k = 0;
+    while k < FAST.len() {
+        assert!(FAST[k] < 0x1000 && FAST[k] & 0xff == 0);
+        k += 1;
+    }
+    assert!(FAST.len() == 0x2000);
 };
 
 /// The hexadecimal digits.

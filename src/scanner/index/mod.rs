@@ -61,20 +61,14 @@ pub(crate) struct Classes {
     pub(crate) ws: u64,
     /// `{`, `}`, `[`, `]`, `:`, `,`.
     pub(crate) op: u64,
+    /// `}` and `]`.
+    pub(crate) close: u64,
     /// Bytes below 0x20.
     pub(crate) ctrl: u64,
     /// Bytes >= 0x80.
     pub(crate) high: u64,
-    /// ASCII digits.
-    pub(crate) digit: u64,
-    /// `.`.
-    pub(crate) dot: u64,
-    /// `+` and `-`.
-    pub(crate) sign: u64,
-    /// `e` and `E`.
-    pub(crate) exp: u64,
-    /// `0`.
-    pub(crate) zero: u64,
+    /// Digits, `.`, `+`, `-`, `e`, `E` and `0`.
+    pub(crate) marks: Marks,
 }
 
 /// Where the bytes a number is made of are, in a block or a window (bit `k` is byte `k`):
@@ -91,6 +85,32 @@ pub(crate) struct Marks {
     pub(crate) exp: u64,
     /// `0`.
     pub(crate) zero: u64,
+}
+
+impl Marks {
+    /// Only the bits of `mask`.
+    #[inline(always)]
+    pub(crate) fn masked(self, mask: u64) -> Marks {
+        Marks {
+            digit: self.digit & mask,
+            dot: self.dot & mask,
+            sign: self.sign & mask,
+            exp: self.exp & mask,
+            zero: self.zero & mask,
+        }
+    }
+
+    /// `self` in the low 32 bits, `high` in the high 32 (two 32-byte halves of a block).
+    #[inline(always)]
+    pub(crate) fn join(self, high: Marks) -> Marks {
+        Marks {
+            digit: self.digit | high.digit << 32,
+            dot: self.dot | high.dot << 32,
+            sign: self.sign | high.sign << 32,
+            exp: self.exp | high.exp << 32,
+            zero: self.zero | high.zero << 32,
+        }
+    }
 }
 
 /// What one block tells the next.
@@ -115,6 +135,8 @@ pub(crate) struct Block {
     pub(crate) in_string: u64,
     /// `{}[]:,` outside strings.
     pub(crate) structural: u64,
+    /// `}` and `]` outside strings.
+    pub(crate) close: u64,
     /// Whitespace outside strings.
     pub(crate) ws: u64,
     /// Control bytes inside strings (an error wherever one is).
@@ -182,16 +204,11 @@ pub(crate) fn stage1(kernel: Kernel, c: Classes, carry: &mut Carry) -> Block {
         quote,
         in_string,
         structural,
+        close: c.close & !in_string,
         ws: c.ws & !in_string,
         ctrl: c.ctrl & in_string,
         high: c.high,
-        marks: Marks {
-            digit: c.digit,
-            dot: c.dot,
-            sign: c.sign,
-            exp: c.exp,
-            zero: c.zero,
-        },
+        marks: c.marks,
         scalar,
         escapes: escapes_all & in_string,
         tokens: structural | (quote & in_string) | scalar_starts,
@@ -295,14 +312,10 @@ impl Kernel {
             Kernel::Scalar => {
                 let c = scalar::classify(bytes, at);
                 let low = (1u64 << WINDOW) - 1;
-                let marks = Marks {
-                    digit: c.digit & low,
-                    dot: c.dot & low,
-                    sign: c.sign & low,
-                    exp: c.exp & low,
-                    zero: c.zero & low,
-                };
-                Some((((c.quote | c.ws | c.op) & low) | 1 << WINDOW, marks))
+                Some((
+                    ((c.quote | c.ws | c.op) & low) | 1 << WINDOW,
+                    c.marks.masked(low),
+                ))
             }
         }
     }
@@ -678,6 +691,9 @@ mod tests {
             let op = matches!(b, b'{' | b'}' | b'[' | b']' | b':' | b',');
             if op && !inside {
                 blk.structural |= bit;
+            }
+            if matches!(b, b'}' | b']') && !inside {
+                blk.close |= bit;
             }
             if ws && !inside {
                 blk.ws |= bit;

@@ -95,9 +95,14 @@ pub(super) fn number_marks(m: &Marks, i: usize, end: usize) -> bool {
 /// Whether the `len` bytes whose first eight are `w` (little-endian) are a literal.
 #[inline(always)]
 pub(super) fn literal_word(w: u64, len: usize) -> bool {
-    let word = w as u32;
-    ((word == u32::from_le_bytes(*b"true")) | (word == u32::from_le_bytes(*b"null"))) & (len == 4)
-        | (word == u32::from_le_bytes(*b"fals")) & ((w >> 32) as u8 == b'e') & (len == 5)
+    // How far from each literal (0: it is that one), combined by `min`, not by `|` of
+    // compares, which compiles to a branch on which literal it is.
+    let len = len as u64;
+    let four = w & 0xffff_ffff;
+    let t = (four ^ u64::from(u32::from_le_bytes(*b"true"))) | (len ^ 4);
+    let n = (four ^ u64::from(u32::from_le_bytes(*b"null"))) | (len ^ 4);
+    let f = ((w & 0xff_ffff_ffff) ^ u64::from_le_bytes(*b"false\0\0\0")) | (len ^ 5);
+    t.min(n).min(f) == 0
 }
 
 /// Whether the bits `i .. end` of `m` (`i < end < 64`), whose first bytes are `w`, are a

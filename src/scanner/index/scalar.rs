@@ -14,6 +14,7 @@ const DOT: u16 = 128;
 const SIGN: u16 = 256;
 const EXP: u16 = 512;
 const ZERO: u16 = 1024;
+const CLOSE: u16 = 2048;
 
 /// The class bits of every byte value.
 const TABLE: [u16; 256] = {
@@ -26,7 +27,8 @@ const TABLE: [u16; 256] = {
             b'\\' => BACKSLASH,
             b' ' => WS,
             b'\t' | b'\n' | b'\r' => WS | CTRL,
-            b'{' | b'}' | b'[' | b']' | b':' | b',' => OP,
+            b'}' | b']' => OP | CLOSE,
+            b'{' | b'[' | b':' | b',' => OP,
             0..=0x1f => CTRL,
             0x80..=0xff => HIGH,
             b'0' => DIGIT | ZERO,
@@ -61,13 +63,14 @@ pub(crate) fn classify(bytes: &[u8], at: usize) -> Classes {
         set(&mut c.backslash, BACKSLASH);
         set(&mut c.ws, WS);
         set(&mut c.op, OP);
+        set(&mut c.close, CLOSE);
         set(&mut c.ctrl, CTRL);
         set(&mut c.high, HIGH);
-        set(&mut c.digit, DIGIT);
-        set(&mut c.dot, DOT);
-        set(&mut c.sign, SIGN);
-        set(&mut c.exp, EXP);
-        set(&mut c.zero, ZERO);
+        set(&mut c.marks.digit, DIGIT);
+        set(&mut c.marks.dot, DOT);
+        set(&mut c.marks.sign, SIGN);
+        set(&mut c.marks.exp, EXP);
+        set(&mut c.marks.zero, ZERO);
     }
     c
 }
