@@ -119,7 +119,8 @@ fn other_shapes_go_the_general_way() {
 
 /// The compact templates (`TEXT_MESSAGE_CONTENT` and `TOOL_CALL_ARGS` written as `type`, id,
 /// `delta`; `TEXT_MESSAGE_START` as `type`, id, `"role":"assistant"`; `TEXT_MESSAGE_END` and
-/// `TOOL_CALL_END` as `type`, id; nothing else, no whitespace) read these, the same as the
+/// `TOOL_CALL_END` as `type`, id; `STATE_DELTA` as `type`, `delta`; nothing else, no
+/// whitespace around the fields) read these, the same as the
 /// one-pass reader and the general parser do.
 #[test]
 fn compact_templates_read_these() {
@@ -135,6 +136,11 @@ fn compact_templates_read_these() {
         r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
         r#"{"type":"TEXT_MESSAGE_END","messageId":"m\u00e91"}"#,
         r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/progress","value":3}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":{"b":[1,"é"]}},{"op":"remove","path":"/c"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[]}"#,
+        // (The patch itself by `json_patch`, whitespace and other member orders included.)
+        r#"{"type":"STATE_DELTA","delta":[ {"path":"/a", "op":"remove"} ]}"#,
     ] {
         assert!(event_template_reads(ev.as_bytes()), "not read: {ev}");
         assert!(agree(ev.as_bytes()), "not taken: {ev}");
@@ -182,6 +188,19 @@ fn compact_templates_leave_these() {
         r#"{"type":"TEXT_MESSAGE_END","messageId":"m1""#,
         r#"{"type":"TOOL_CALL_END","toolCallId":"c1","x":1}"#,
         r#"{"type":"TOOL_CALL_END","toolCallId":null}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"}]} "#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"}],"timestamp":1}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"}]}}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"}]"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"a"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"},]}"#,
+        r#"{"type":"STATE_DELTA","delta": [{"op":"remove","path":"/a"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":null}"#,
+        r#"{"type":"STATE_DELTA","delta":{}}"#,
+        r#"{"type":"STATE_DELTA","delta":"#,
+        r#"{"type":"STATE_DELTA","timestamp":1,"delta":[]}"#,
+        r#"{"type":"STATE_DELTA"}"#,
     ] {
         assert!(!event_template_reads(ev.as_bytes()), "read: {ev}");
         agree(ev.as_bytes());

@@ -98,6 +98,9 @@ const TEXT_START: &[u8; 42] = b"{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\
 const TEXT_END: &[u8; 40] = b"{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"";
 const TOOL_END: &[u8; 38] = b"{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"";
 const DELTA: &[u8; 10] = b",\"delta\":\"";
+/// A state patch: `type`, then `delta`, read by [`Parser::json_patch`] (its compact reader
+/// first), then the `}`.
+const STATE_DELTA: &[u8; 30] = b"{\"type\":\"STATE_DELTA\",\"delta\":";
 const ASSISTANT: &[u8; 20] = b",\"role\":\"assistant\"}";
 
 /// Whether `input` holds `lit` at `at`.
@@ -116,6 +119,7 @@ fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
 }
 
 /// An event [`template`] read: its type, id and, for the content and arguments events, delta.
+/// (For `STATE_DELTA`, `id` holds the patch's text and whether it is compact.)
 pub(crate) struct Templated<'a> {
     t: EventType,
     id: (&'a str, bool),
@@ -126,7 +130,8 @@ pub(crate) struct Templated<'a> {
 /// read or looked up); `None` for anything else, which [`read`] then reads from the start.
 /// What it takes, [`read`] reads the same: the same option checks, the same string reads
 /// ([`string`]), `type` first and the fields in canonical order, `role` read as
-/// [`Parser::role_in`] reads `"assistant"` there, nothing after the `}`.
+/// [`Parser::role_in`] reads `"assistant"` there, a state patch by [`Parser::json_patch`] at
+/// the object's depth, nothing after the `}`.
 #[inline(always)]
 pub(crate) fn template<'a>(
     input: &'a [u8],
@@ -147,6 +152,22 @@ pub(crate) fn template<'a>(
         (T::TextMessageEnd, TEXT_END.len())
     } else if holds(input, 0, TOOL_END) {
         (T::ToolCallEnd, TOOL_END.len())
+    } else if holds(input, 0, STATE_DELTA) {
+        // As `read` reads it: the object is one level, `delta` by `json_patch`.
+        let mut p = Parser::new(input, arena, opts);
+        p.cur.pos = STATE_DELTA.len();
+        p.depth = 1;
+        let ws = p.cur.ws;
+        // (`json_patch`'s value is the text read and whether it is compact, as here.)
+        p.json_patch("delta").ok()?;
+        if p.cur.pos + 1 != input.len() || input.last() != Some(&b'}') {
+            return None;
+        }
+        return Some(Templated {
+            t: T::StateDelta,
+            id: (p.cur.text(STATE_DELTA.len(), p.cur.pos), p.cur.ws == ws),
+            delta: ("", false),
+        });
     } else {
         return None;
     };
@@ -215,6 +236,10 @@ pub(crate) fn build_templated(q: Templated<'_>) -> Event<'_> {
         T::TextMessageEnd => Event::TextMessageEnd(TextMessageEndEvent {
             base,
             message_id: id,
+        }),
+        T::StateDelta => Event::StateDelta(StateDeltaEvent {
+            base,
+            delta: RawJson::from_validated(q.id.0, JsonKind::Array, q.id.1),
         }),
         // `TOOL_CALL_END`, the only other type `template` reads.
         _ => Event::ToolCallEnd(ToolCallEndEvent {

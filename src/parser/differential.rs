@@ -139,8 +139,8 @@ pub fn event_paths_agree(input: &[u8]) -> Result<bool, String> {
 
 /// Whether one of [`Event::parse_with`](crate::Event::parse_with)'s compact templates (a
 /// `TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS` of exactly `type`, id, `delta`; an assistant's
-/// `TEXT_MESSAGE_START`; a `TEXT_MESSAGE_END` or `TOOL_CALL_END` of `type` and id; no
-/// whitespace) reads `input`, with the default options. (What it reads, [`event_paths_agree`] checks.)
+/// `TEXT_MESSAGE_START`; a `TEXT_MESSAGE_END` or `TOOL_CALL_END` of `type` and id; a
+/// `STATE_DELTA` of `type` and `delta`; no whitespace around the fields) reads `input`, with the default options. (What it reads, [`event_paths_agree`] checks.)
 ///
 /// ```
 /// use agui_wire::parser::differential::event_template_reads;
