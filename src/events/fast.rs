@@ -109,12 +109,30 @@ fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
     let Some(end) = at.checked_add(N) else {
         return false;
     };
-    match input
-        .get(at..end)
-        .and_then(|s| <&[u8; N]>::try_from(s).ok())
-    {
-        Some(s) => s == lit,
-        None => false,
+    let Some(s) = input.get(at..end) else {
+        return false;
+    };
+    if N < 16 {
+        return s == lit;
+    }
+    // 16 bytes at a time (the last block ends at `N`, over the one before), as `u128`
+    // compares inlined with the literal's blocks as constants, where an array compare of
+    // more than 32 bytes calls `memcmp`.
+    let block = |b: &[u8], k: usize| {
+        b.get(k..k + 16)
+            .and_then(|b| <[u8; 16]>::try_from(b).ok())
+            .map(u128::from_ne_bytes)
+    };
+    let mut k = 0;
+    loop {
+        let k16 = if k + 16 > N { N - 16 } else { k };
+        if block(s, k16) != block(lit, k16) {
+            return false;
+        }
+        if k16 + 16 == N {
+            return true;
+        }
+        k += 16;
     }
 }
 
@@ -559,5 +577,49 @@ pub(crate) fn build<'a>(f: Fields<'a>) -> Event<'a> {
             base,
             message_id: req(a),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `holds` by blocks against a plain slice compare: every literal, at several offsets,
+    /// whole, cut, and with each byte changed.
+    fn check<const N: usize>(lit: &[u8; N]) {
+        for at in 0..3 {
+            let mut input = vec![b'x'; at];
+            input.extend_from_slice(lit);
+            input.extend_from_slice(b"tail");
+            assert!(holds(&input, at, lit));
+            for cut in at..at + N {
+                assert!(!holds(&input[..cut], at, lit));
+            }
+            for i in at..at + N {
+                let mut changed = input.clone();
+                changed[i] ^= 0x20;
+                assert_eq!(
+                    holds(&changed, at, lit),
+                    changed.get(at..at + N) == Some(&lit[..])
+                );
+                assert!(!holds(&changed, at, lit));
+            }
+        }
+        assert!(!holds(lit, usize::MAX, lit));
+    }
+
+    #[test]
+    fn holds_compares_every_byte() {
+        check(TEXT_CONTENT);
+        check(TOOL_ARGS);
+        check(TEXT_START);
+        check(TEXT_END);
+        check(TOOL_END);
+        check(STATE_DELTA);
+        check(DELTA);
+        check(ASSISTANT);
+        check(b"0123456789abcdef");
+        check(b"0123456789abcdef0");
+        check(b"0123456789abcdef0123456789abcdef");
     }
 }
