@@ -4,7 +4,8 @@
 //! scanner's short-string look against its general string scanner.
 
 use agui_wire::parser::differential::{
-    event_paths_agree, event_template_reads, short_string_agrees, small_value_agrees,
+    compact_patch_agrees, event_paths_agree, event_template_reads, short_string_agrees,
+    small_value_agrees,
 };
 use agui_wire::{Bump, Event, EventSlot, ParseOptions};
 use proptest::prelude::*;
@@ -118,7 +119,8 @@ fn other_shapes_go_the_general_way() {
 
 /// The compact templates (`TEXT_MESSAGE_CONTENT` and `TOOL_CALL_ARGS` written as `type`, id,
 /// `delta`; `TEXT_MESSAGE_START` as `type`, id, `"role":"assistant"`; `TEXT_MESSAGE_END` and
-/// `TOOL_CALL_END` as `type`, id; nothing else, no whitespace) read these, the same as the
+/// `TOOL_CALL_END` as `type`, id; `STATE_DELTA` as `type`, `delta`; nothing else, no
+/// whitespace around the fields) read these, the same as the
 /// one-pass reader and the general parser do.
 #[test]
 fn compact_templates_read_these() {
@@ -134,6 +136,11 @@ fn compact_templates_read_these() {
         r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"#,
         r#"{"type":"TEXT_MESSAGE_END","messageId":"m\u00e91"}"#,
         r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"replace","path":"/progress","value":3}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":{"b":[1,"é"]}},{"op":"remove","path":"/c"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[]}"#,
+        // (The patch itself by `json_patch`, whitespace and other member orders included.)
+        r#"{"type":"STATE_DELTA","delta":[ {"path":"/a", "op":"remove"} ]}"#,
     ] {
         assert!(event_template_reads(ev.as_bytes()), "not read: {ev}");
         assert!(agree(ev.as_bytes()), "not taken: {ev}");
@@ -181,6 +188,19 @@ fn compact_templates_leave_these() {
         r#"{"type":"TEXT_MESSAGE_END","messageId":"m1""#,
         r#"{"type":"TOOL_CALL_END","toolCallId":"c1","x":1}"#,
         r#"{"type":"TOOL_CALL_END","toolCallId":null}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"}]} "#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"}],"timestamp":1}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"}]}}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"}]"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"a"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":[{"op":"remove","path":"/a"},]}"#,
+        r#"{"type":"STATE_DELTA","delta": [{"op":"remove","path":"/a"}]}"#,
+        r#"{"type":"STATE_DELTA","delta":null}"#,
+        r#"{"type":"STATE_DELTA","delta":{}}"#,
+        r#"{"type":"STATE_DELTA","delta":"#,
+        r#"{"type":"STATE_DELTA","timestamp":1,"delta":[]}"#,
+        r#"{"type":"STATE_DELTA"}"#,
     ] {
         assert!(!event_template_reads(ev.as_bytes()), "read: {ev}");
         agree(ev.as_bytes());
@@ -625,4 +645,186 @@ fn deep_patch_values_are_rejected() {
             );
         }
     }
+}
+
+/// Operation names, the six of RFC 6902 (the first six) and near misses.
+const OP_NAMES: &[&str] = &[
+    "replace", "add", "remove", "test", "move", "copy", "replac", "Replace", "removed", "ad",
+    "tests", "mov", "cop", "", "r", "m\u{e9}",
+];
+
+/// Pointers: plain and valid (the first four), and every kind the compact reader leaves (escaped, invalid,
+/// long, not a string).
+const POINTERS: &[&str] = &[
+    r#""/steps/s1""#,
+    r#""/progress""#,
+    r#""""#,
+    r#""/a~0b/c~1d""#,
+    r#""/a~2""#,
+    r#""/a~""#,
+    r#""a/b""#,
+    r#""/a\u007e1""#,
+    r#""/a/\"b\"""#,
+    r#""/a/very/long/pointer/past/the/short/look/of/sixty/four/bytes/x/y/z""#,
+    "\"/caf\u{e9}\"",
+    "3",
+    "null",
+];
+
+/// One patch operation: mostly the compact shape its name calls for, else members in a
+/// random order and set (`op`, `path`, `value`, `from`, an unknown one, a duplicate).
+fn patch_op() -> impl Strategy<Value = String> {
+    (
+        prop_oneof![4 => 0usize..6, 1 => 0usize..OP_NAMES.len()],
+        prop_oneof![4 => 0usize..4, 1 => 0usize..POINTERS.len()],
+        prop_oneof![4 => 0usize..4, 1 => 0usize..POINTERS.len()],
+        patch_value(),
+        prop_oneof![3 => Just(None), 1 => proptest::collection::vec(0usize..6, 0..6).prop_map(Some)],
+    )
+        .prop_map(|(name, path, from, value, members)| {
+            let name = OP_NAMES[name];
+            let (path, from) = (POINTERS[path], POINTERS[from]);
+            let member = |k: usize| match k {
+                0 => format!(r#""op":"{name}""#),
+                1 => format!(r#""path":{path}"#),
+                2 => format!(r#""value":{value}"#),
+                3 => format!(r#""from":{from}"#),
+                4 => r#""x":[1]"#.to_string(),
+                _ => r#""op":"add""#.to_string(),
+            };
+            let members: Vec<String> = match members {
+                Some(ks) => ks.into_iter().map(member).collect(),
+                None => {
+                    let third = match name {
+                        "remove" => None,
+                        "move" | "copy" => Some(3),
+                        _ => Some(2),
+                    };
+                    [Some(0), Some(1), third].into_iter().flatten().map(member).collect()
+                }
+            };
+            format!("{{{}}}", members.join(","))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// JSON Patches of compact operations and near misses, whole, cut at every byte and with
+    /// one byte changed at every place, under various depths and limits: where the compact
+    /// reader takes one, the general reader reads it to the same byte; elsewhere the cursor
+    /// is left where it was. The events around them agree on every path.
+    #[test]
+    fn compact_patches_agree(
+        ops in proptest::collection::vec(patch_op(), 0..4),
+        ws in prop_oneof![6 => Just(""), 1 => Just(" "), 1 => Just("\n")],
+        depth in 0usize..4,
+        max_depth in prop_oneof![3 => Just(512usize), 1 => 0usize..10],
+        limit in prop_oneof![3 => Just(1usize << 24), 1 => 0usize..4],
+        m in 0usize..MUTATIONS.len(),
+    ) {
+        let opts = ParseOptions { max_depth, max_list_items: limit, ..ParseOptions::default() };
+        let patch = format!("[{}]", ops.join(&format!(",{ws}")));
+        let doc = format!(r#"{{"delta":{patch}}}"#);
+        let whole = doc.as_bytes();
+        let at = 9;
+        let fail = |e: String, b: &[u8]| TestCaseError::fail(format!("{e}\n{}", String::from_utf8_lossy(b)));
+        compact_patch_agrees(whole, at, depth, &opts).map_err(|e| fail(e, whole))?;
+        for cut in at..whole.len() {
+            compact_patch_agrees(&whole[..cut], at, depth, &opts).map_err(|e| fail(e, &whole[..cut]))?;
+        }
+        let mut changed = whole.to_vec();
+        for i in at..whole.len() {
+            changed[i] = MUTATIONS[(m + i) % MUTATIONS.len()];
+            compact_patch_agrees(&changed, at, depth, &opts).map_err(|e| fail(e, &changed))?;
+            changed[i] = whole[i];
+        }
+        let event = format!(r#"{{"type":"STATE_DELTA","delta":{patch}}}"#);
+        agree(event.as_bytes());
+    }
+}
+
+/// The compact reader takes the shapes it is meant for (so the tests above compare
+/// something) and leaves the others to the general reader.
+#[test]
+fn compact_patch_is_taken() {
+    let o = ParseOptions::default();
+    let big = format!(r#"{{"a":"{}"}}"#, "x".repeat(300));
+    let taken = [
+        r#"[{"op":"replace","path":"/progress","value":3},{"op":"replace","path":"/steps/s4","value":{"done":true,"note":"turn 3 — ok"}}]"#.to_string(),
+        r#"[{"op":"add","path":"","value":[1,{"b":null}]}]"#.to_string(),
+        r#"[{"op":"remove","path":"/a~0b/c~1d"}]"#.to_string(),
+        r#"[{"op":"test","path":"/a","value":"\u00e9"}]"#.to_string(),
+        r#"[{"op":"move","path":"/a","from":"/b"},{"op":"copy","path":"/c","from":"/d"}]"#.to_string(),
+        // Values the quick validator leaves to the general skip: long, with whitespace.
+        format!(r#"[{{"op":"add","path":"/a","value":{big}}}]"#),
+        r#"[{"op":"add","path":"/a","value":{"b": 1}}]"#.to_string(),
+        r#"[{"op":"add","path":"/a","value": 1}]"#.to_string(),
+    ];
+    for p in &taken {
+        assert_eq!(
+            compact_patch_agrees(p.as_bytes(), 0, 1, &o),
+            Ok(true),
+            "{p}"
+        );
+        let event = format!(r#"{{"type":"STATE_DELTA","delta":{p}}}"#);
+        assert!(agree(event.as_bytes()), "{event}");
+    }
+    let left = [
+        r#"[]"#,
+        r#"[ {"op":"remove","path":"/a"}]"#,
+        r#"[{"op":"remove","path":"/a"} ]"#,
+        r#"[{"op":"remove","path":"/a"}, {"op":"remove","path":"/b"}]"#,
+        r#"[{"op": "remove","path":"/a"}]"#,
+        r#"[{"path":"/a","op":"remove"}]"#,
+        r#"[{"op":"remove","path":"/a","value":1}]"#,
+        r#"[{"op":"replace","path":"/a","value":1,"x":2}]"#,
+        r#"[{"op":"replace","value":1,"path":"/a"}]"#,
+        r#"[{"op":"replace","path":"/a"}]"#,
+        r#"[{"op":"move","path":"/a","value":1}]"#,
+        r#"[{"op":"copy","path":"/a","from":"b"}]"#,
+        r#"[{"op":"remove","path":"a"}]"#,
+        r#"[{"op":"remove","path":"/a~"}]"#,
+        r#"[{"op":"remove","path":"/a\u007e1"}]"#,
+        r#"[{"op":"remove","path":"/a\/b"}]"#,
+        r#"[{"op":"remove","path":3}]"#,
+        r#"[{"op":"Remove","path":"/a"}]"#,
+        r#"[{"op":"replac","path":"/a","value":1}]"#,
+        r#"[{"op":"re\u006dove","path":"/a"}]"#,
+        r#"[{"\u006fp":"remove","path":"/a"}]"#,
+        r#"[{"op":"add","path":"/a","value":01}]"#,
+        r#"[{"op":"add","path":"/a","value":[1,]}]"#,
+        r#"[{"op":"add","path":"/a","value":1"#,
+        r#"[{"op":"remove","path":"/a"}"#,
+        r#"[{"op":"remove","path":"/a"},]"#,
+        r#"[{"op":"remove","path":"/a"}}"#,
+        r#"{"op":"remove","path":"/a"}"#,
+    ];
+    for p in left {
+        assert_eq!(
+            compact_patch_agrees(p.as_bytes(), 0, 1, &o),
+            Ok(false),
+            "{p}"
+        );
+        let event = format!(r#"{{"type":"STATE_DELTA","delta":{p}}}"#);
+        agree(event.as_bytes());
+    }
+    // Limits: operations past `max_list_items`, levels past `max_depth` (the list and the
+    // operation are two levels above `depth`, the value's containers more).
+    let two = br#"[{"op":"remove","path":"/a"},{"op":"remove","path":"/b"}]"#;
+    let lim = |n: usize| ParseOptions {
+        max_list_items: n,
+        ..ParseOptions::default()
+    };
+    assert_eq!(compact_patch_agrees(two, 0, 1, &lim(2)), Ok(true));
+    assert_eq!(compact_patch_agrees(two, 0, 1, &lim(1)), Ok(false));
+    let deep = |n: usize| ParseOptions {
+        max_depth: n,
+        ..ParseOptions::default()
+    };
+    assert_eq!(compact_patch_agrees(two, 0, 1, &deep(3)), Ok(true));
+    assert_eq!(compact_patch_agrees(two, 0, 1, &deep(2)), Ok(false));
+    let nested = br#"[{"op":"add","path":"/a","value":[[1]]}]"#;
+    assert_eq!(compact_patch_agrees(nested, 0, 1, &deep(5)), Ok(true));
+    assert_eq!(compact_patch_agrees(nested, 0, 1, &deep(4)), Ok(false));
 }

@@ -7,13 +7,15 @@
 //! - the lenient parse accepts whatever the strict one does, with the same event;
 //! - errors point inside the line, with the path of their offset;
 //! - the fast path of `Event::parse_with` reads what the general parser reads, wherever it
-//!   reads anything (`event_paths_agree`).
+//!   reads anything (`event_paths_agree`);
+//! - the compact JSON Patch reader reads what the general list of operations reads, from
+//!   each of the line's first eight `[` (`compact_patch_agrees`).
 //!
 //! The events that parse are applied in order to a `Reducer`, which must not panic and whose
 //! messages and state must stay valid JSON.
 #![no_main]
 
-use agui_wire::parser::differential::event_paths_agree;
+use agui_wire::parser::differential::{compact_patch_agrees, event_paths_agree};
 use agui_wire::reducer::Reducer;
 use agui_wire::{Bump, Event, ParseOptions, WriteJson};
 use agui_wire_fuzz::drive::check_error;
@@ -42,6 +44,19 @@ fuzz_target!(|data: &[u8]| {
     for line in data.split(|&b| b == b'\n') {
         if let Err(e) = event_paths_agree(line) {
             panic!("fast and general event parsers disagree: {e}");
+        }
+        let tight = ParseOptions {
+            max_depth: 4,
+            max_list_items: 2,
+            ..ParseOptions::default()
+        };
+        let opens = line.iter().enumerate().filter(|&(_, &b)| b == b'[');
+        for (at, _) in opens.take(8) {
+            for opts in [&ParseOptions::default(), &tight] {
+                if let Err(e) = compact_patch_agrees(line, at, 1, opts) {
+                    panic!("compact and general patch readers disagree: {e}");
+                }
+            }
         }
         let strict = Event::parse_with(line, &arena, &ParseOptions::default());
         let lenient = Event::parse_with(line, &arena, &ParseOptions::lenient());

@@ -98,6 +98,9 @@ const TEXT_START: &[u8; 42] = b"{\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\
 const TEXT_END: &[u8; 40] = b"{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"";
 const TOOL_END: &[u8; 38] = b"{\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"";
 const DELTA: &[u8; 10] = b",\"delta\":\"";
+/// A state patch: `type`, then `delta`, read by [`Parser::json_patch`] (its compact reader
+/// first), then the `}`.
+const STATE_DELTA: &[u8; 30] = b"{\"type\":\"STATE_DELTA\",\"delta\":";
 const ASSISTANT: &[u8; 20] = b",\"role\":\"assistant\"}";
 
 /// Whether `input` holds `lit` at `at`.
@@ -106,16 +109,35 @@ fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
     let Some(end) = at.checked_add(N) else {
         return false;
     };
-    match input
-        .get(at..end)
-        .and_then(|s| <&[u8; N]>::try_from(s).ok())
-    {
-        Some(s) => s == lit,
-        None => false,
+    let Some(s) = input.get(at..end) else {
+        return false;
+    };
+    if N < 16 {
+        return s == lit;
+    }
+    // 16 bytes at a time (the last block ends at `N`, over the one before), as `u128`
+    // compares inlined with the literal's blocks as constants, where an array compare of
+    // more than 32 bytes calls `memcmp`.
+    let block = |b: &[u8], k: usize| {
+        b.get(k..k + 16)
+            .and_then(|b| <[u8; 16]>::try_from(b).ok())
+            .map(u128::from_ne_bytes)
+    };
+    let mut k = 0;
+    loop {
+        let k16 = if k + 16 > N { N - 16 } else { k };
+        if block(s, k16) != block(lit, k16) {
+            return false;
+        }
+        if k16 + 16 == N {
+            return true;
+        }
+        k += 16;
     }
 }
 
 /// An event [`template`] read: its type, id and, for the content and arguments events, delta.
+/// (For `STATE_DELTA`, `id` holds the patch's text and whether it is compact.)
 pub(crate) struct Templated<'a> {
     t: EventType,
     id: (&'a str, bool),
@@ -126,7 +148,8 @@ pub(crate) struct Templated<'a> {
 /// read or looked up); `None` for anything else, which [`read`] then reads from the start.
 /// What it takes, [`read`] reads the same: the same option checks, the same string reads
 /// ([`string`]), `type` first and the fields in canonical order, `role` read as
-/// [`Parser::role_in`] reads `"assistant"` there, nothing after the `}`.
+/// [`Parser::role_in`] reads `"assistant"` there, a state patch by [`Parser::json_patch`] at
+/// the object's depth, nothing after the `}`.
 #[inline(always)]
 pub(crate) fn template<'a>(
     input: &'a [u8],
@@ -147,6 +170,22 @@ pub(crate) fn template<'a>(
         (T::TextMessageEnd, TEXT_END.len())
     } else if holds(input, 0, TOOL_END) {
         (T::ToolCallEnd, TOOL_END.len())
+    } else if holds(input, 0, STATE_DELTA) {
+        // As `read` reads it: the object is one level, `delta` by `json_patch`.
+        let mut p = Parser::new(input, arena, opts);
+        p.cur.pos = STATE_DELTA.len();
+        p.depth = 1;
+        let ws = p.cur.ws;
+        // (`json_patch`'s value is the text read and whether it is compact, as here.)
+        p.json_patch("delta").ok()?;
+        if p.cur.pos + 1 != input.len() || input.last() != Some(&b'}') {
+            return None;
+        }
+        return Some(Templated {
+            t: T::StateDelta,
+            id: (p.cur.text(STATE_DELTA.len(), p.cur.pos), p.cur.ws == ws),
+            delta: ("", false),
+        });
     } else {
         return None;
     };
@@ -215,6 +254,10 @@ pub(crate) fn build_templated(q: Templated<'_>) -> Event<'_> {
         T::TextMessageEnd => Event::TextMessageEnd(TextMessageEndEvent {
             base,
             message_id: id,
+        }),
+        T::StateDelta => Event::StateDelta(StateDeltaEvent {
+            base,
+            delta: RawJson::from_validated(q.id.0, JsonKind::Array, q.id.1),
         }),
         // `TOOL_CALL_END`, the only other type `template` reads.
         _ => Event::ToolCallEnd(ToolCallEndEvent {
@@ -534,5 +577,49 @@ pub(crate) fn build<'a>(f: Fields<'a>) -> Event<'a> {
             base,
             message_id: req(a),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `holds` by blocks against a plain slice compare: every literal, at several offsets,
+    /// whole, cut, and with each byte changed.
+    fn check<const N: usize>(lit: &[u8; N]) {
+        for at in 0..3 {
+            let mut input = vec![b'x'; at];
+            input.extend_from_slice(lit);
+            input.extend_from_slice(b"tail");
+            assert!(holds(&input, at, lit));
+            for cut in at..at + N {
+                assert!(!holds(&input[..cut], at, lit));
+            }
+            for i in at..at + N {
+                let mut changed = input.clone();
+                changed[i] ^= 0x20;
+                assert_eq!(
+                    holds(&changed, at, lit),
+                    changed.get(at..at + N) == Some(&lit[..])
+                );
+                assert!(!holds(&changed, at, lit));
+            }
+        }
+        assert!(!holds(lit, usize::MAX, lit));
+    }
+
+    #[test]
+    fn holds_compares_every_byte() {
+        check(TEXT_CONTENT);
+        check(TOOL_ARGS);
+        check(TEXT_START);
+        check(TEXT_END);
+        check(TOOL_END);
+        check(STATE_DELTA);
+        check(DELTA);
+        check(ASSISTANT);
+        check(b"0123456789abcdef");
+        check(b"0123456789abcdef0");
+        check(b"0123456789abcdef0123456789abcdef");
     }
 }

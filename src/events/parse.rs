@@ -419,13 +419,25 @@ impl<'a> Parser<'a, '_> {
         let start = self.cur.pos;
         let ws = self.cur.ws;
         let limit = self.opts.max_list_items;
-        self.list(field, limit, |p| p.patch_op())?;
+        // A compact patch in one quick pass; anything else (and any error) the general way.
+        if self.cur.resume.is_some()
+            || !super::small::compact_patch(&mut self.cur, self.depth, self.opts.max_depth, limit)
+        {
+            self.list(field, limit, |p| p.patch_op())?;
+        }
         let text = self.cur.text(start, self.cur.pos);
         Ok(RawJson::from_validated(
             text,
             JsonKind::Array,
             self.cur.ws == ws,
         ))
+    }
+
+    /// [`Parser::json_patch`]'s general reader alone (its twin test compares the compact one
+    /// with it): the operations, the cursor at the `[`.
+    pub(crate) fn json_patch_general(&mut self, field: &'static str) -> RawResult<()> {
+        let limit = self.opts.max_list_items;
+        self.list(field, limit, |p| p.patch_op()).map(|_| ())
     }
 
     /// One patch operation: `op`, `path`, and `from` or `value` as the operation needs. Other

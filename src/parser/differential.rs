@@ -139,8 +139,8 @@ pub fn event_paths_agree(input: &[u8]) -> Result<bool, String> {
 
 /// Whether one of [`Event::parse_with`](crate::Event::parse_with)'s compact templates (a
 /// `TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS` of exactly `type`, id, `delta`; an assistant's
-/// `TEXT_MESSAGE_START`; a `TEXT_MESSAGE_END` or `TOOL_CALL_END` of `type` and id; no
-/// whitespace) reads `input`, with the default options. (What it reads, [`event_paths_agree`] checks.)
+/// `TEXT_MESSAGE_START`; a `TEXT_MESSAGE_END` or `TOOL_CALL_END` of `type` and id; a
+/// `STATE_DELTA` of `type` and `delta`; no whitespace around the fields) reads `input`, with the default options. (What it reads, [`event_paths_agree`] checks.)
 ///
 /// ```
 /// use agui_wire::parser::differential::event_template_reads;
@@ -243,6 +243,63 @@ pub fn small_value_agrees(
         )),
         Err(e) => Err(format!(
             "at {at}: quick reads to {}, general fails: {e:?}",
+            quick.pos
+        )),
+    }
+}
+
+/// Runs the compact JSON Patch reader (`events::small::compact_patch`) and the general one
+/// (the list of operations `Parser::json_patch` reads otherwise) on the patch at byte `at` of
+/// `bytes` (what follows it is not looked at), `depth` levels deep, under `options`
+/// (`max_depth`, `max_list_items`): when the compact reader takes the patch, the general one
+/// must read it too and end at the same byte with the same whitespace count; when it gives
+/// up, the cursor must be where it was. Returns whether the compact reader took it.
+///
+/// ```
+/// use agui_wire::ParseOptions;
+/// use agui_wire::parser::differential::compact_patch_agrees;
+/// let o = ParseOptions::default();
+/// let p = br#"[{"op":"replace","path":"/a","value":{"b":[1,"c"]}},{"op":"remove","path":"/d"}]"#;
+/// assert_eq!(compact_patch_agrees(p, 0, 1, &o), Ok(true));
+/// assert_eq!(compact_patch_agrees(br#"[{"path":"/a","op":"remove"}]"#, 0, 1, &o), Ok(false));
+/// assert_eq!(compact_patch_agrees(br#"[{"op":"remove","path":"a"}]"#, 0, 1, &o), Ok(false));
+/// ```
+pub fn compact_patch_agrees(
+    bytes: &[u8],
+    at: usize,
+    depth: usize,
+    options: &ParseOptions,
+) -> Result<bool, String> {
+    use super::Parser;
+    let arena = bumpalo::Bump::new();
+    let mut quick = crate::scanner::Cursor::new(bytes);
+    quick.pos = at;
+    let read = crate::events::small::compact_patch(
+        &mut quick,
+        depth,
+        options.max_depth,
+        options.max_list_items,
+    );
+    if !read {
+        return if (quick.pos, quick.ws) == (at, 0) {
+            Ok(false)
+        } else {
+            Err(format!(
+                "at {at}: the compact reader moved the cursor and gave up"
+            ))
+        };
+    }
+    let mut general = Parser::new(bytes, &arena, options);
+    general.cur.pos = at;
+    general.depth = depth;
+    match general.json_patch_general("delta") {
+        Ok(()) if (general.cur.pos, general.cur.ws) == (quick.pos, quick.ws) => Ok(true),
+        Ok(()) => Err(format!(
+            "at {at}: compact to {} (ws {}), general to {} (ws {})",
+            quick.pos, quick.ws, general.cur.pos, general.cur.ws
+        )),
+        Err(e) => Err(format!(
+            "at {at}: compact reads to {}, general fails: {e:?}",
             quick.pos
         )),
     }
