@@ -225,13 +225,7 @@ pub fn small_value_agrees(
     quick.pos = at;
     let read = crate::events::small::small_value(&mut quick, depth, max_depth);
     if !read {
-        return if (quick.pos, quick.ws) == (at, 0) {
-            Ok(false)
-        } else {
-            Err(format!(
-                "at {at}: the quick validator moved the cursor and gave up"
-            ))
-        };
+        return gave_up_in_place(&quick, at, "the quick validator");
     }
     let mut general = Cursor::new(bytes);
     general.pos = at;
@@ -281,13 +275,7 @@ pub fn compact_patch_agrees(
         options.max_list_items,
     );
     if !read {
-        return if (quick.pos, quick.ws) == (at, 0) {
-            Ok(false)
-        } else {
-            Err(format!(
-                "at {at}: the compact reader moved the cursor and gave up"
-            ))
-        };
+        return gave_up_in_place(&quick, at, "the compact reader");
     }
     let mut general = Parser::new(bytes, &arena, options);
     general.cur.pos = at;
@@ -302,5 +290,19 @@ pub fn compact_patch_agrees(
             "at {at}: compact reads to {}, general fails: {e:?}",
             quick.pos
         )),
+    }
+}
+
+/// A fast reader that gave up must leave the cursor where it found it (byte `at`, no whitespace
+/// counted), so that the general reader starts from the same place: `Ok(false)` if it did.
+fn gave_up_in_place(
+    cur: &crate::scanner::Cursor<'_>,
+    at: usize,
+    who: &str,
+) -> Result<bool, String> {
+    if (cur.pos, cur.ws) == (at, 0) {
+        Ok(false)
+    } else {
+        Err(format!("at {at}: {who} moved the cursor and gave up"))
     }
 }
