@@ -67,6 +67,9 @@ fn common_events_take_the_fast_path() {
         r#"{"type":"REASONING_MESSAGE_END","messageId":"r1"}"#,
         r#"{"type":"REASONING_MESSAGE_CHUNK","messageId":"r1","delta":"h"}"#,
         r#"{"type":"REASONING_END","messageId":"r1"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"72F"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"72F","role":"tool"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","role":"tool","content":"72F"}"#,
         r#"{"type":"TEXT_MESSAGE_END","timestamp":1,"rawEvent":{"x":1},"metadata":{},"subagentRunId":"s","messageId":"m"}"#,
         // Python's `json.dumps` spacing.
         r#" { "type" : "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "a" } "#,
@@ -102,8 +105,11 @@ fn other_shapes_go_the_general_way() {
         "\u{feff}{\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m1\"}",
         r#"{"type":"TEXT_MESSAGE_END","messageId":"m1""#,
         r#"{"type":"TEXT_MESSAGE_END","messageId":"m1",}"#,
-        // Types the fast path does not cover.
-        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"72F"}"#,
+        // Types the fast path does not cover, and `TOOL_CALL_RESULT` shapes its template
+        // does not read.
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":[{"type":"text","text":"72F"}]}"#,
+        r#"{"type":"TOOL_CALL_RESULT","toolCallId":"c1","messageId":"t1","content":"72F"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"72F","role":"user"}"#,
         r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","input":{"threadId":"t","runId":"r","messages":[]}}"#,
         r#"{"type":"CUSTOM","name":"n","value":1}"#,
         r#"{"type":"THINKING_START"}"#,
@@ -119,8 +125,9 @@ fn other_shapes_go_the_general_way() {
 
 /// The compact templates (`TEXT_MESSAGE_CONTENT` and `TOOL_CALL_ARGS` written as `type`, id,
 /// `delta`; `TEXT_MESSAGE_START` as `type`, id, `"role":"assistant"`; `TEXT_MESSAGE_END` and
-/// `TOOL_CALL_END` as `type`, id; `STATE_DELTA` as `type`, `delta`; nothing else, no
-/// whitespace around the fields) read these, the same as the
+/// `TOOL_CALL_END` as `type`, id; `STATE_DELTA` as `type`, `delta`; `TOOL_CALL_RESULT` as
+/// `type`, id, `toolCallId`, a string `content` and `"role":"tool"` before it, after it or
+/// not at all; nothing else, no whitespace around the fields) read these, the same as the
 /// one-pass reader and the general parser do.
 #[test]
 fn compact_templates_read_these() {
@@ -141,6 +148,10 @@ fn compact_templates_read_these() {
         r#"{"type":"STATE_DELTA","delta":[]}"#,
         // (The patch itself by `json_patch`, whitespace and other member orders included.)
         r#"{"type":"STATE_DELTA","delta":[ {"path":"/a", "op":"remove"} ]}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"72F"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"","role":"tool"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"res-000001","toolCallId":"call-000001","role":"tool","content":"{\"temperature\": 21, \"conditions\": \"partly cloudy\", \"city\": \"Z\u00fcrich\"}"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t\"1","toolCallId":"c\u00e91","role":"tool","content":"東京 🚀 \ud83d\ude80"}"#,
     ] {
         assert!(event_template_reads(ev.as_bytes()), "not read: {ev}");
         assert!(agree(ev.as_bytes()), "not taken: {ev}");
@@ -201,6 +212,27 @@ fn compact_templates_leave_these() {
         r#"{"type":"STATE_DELTA","delta":"#,
         r#"{"type":"STATE_DELTA","timestamp":1,"delta":[]}"#,
         r#"{"type":"STATE_DELTA"}"#,
+        // `TOOL_CALL_RESULT`: other roles, content parts, other fields or orders, `null`,
+        // whitespace, a duplicate, a cut, trailing bytes.
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","role":"user","content":"x"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x","role":"assistant"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x","role":"tool","role":"tool"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","role":"tool","content":"x","role":"tool"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","role":"tool"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":[]}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":null}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","role":null,"content":"x"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x","role":null}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x","x":1}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x"} "#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1", "content":"x"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x","role":"tool" }"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x"}}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x""#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","content":"x"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","timestamp":1,"content":"x"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"a\x"}"#,
     ] {
         assert!(!event_template_reads(ev.as_bytes()), "read: {ev}");
         agree(ev.as_bytes());
@@ -227,6 +259,14 @@ fn compact_templates_leave_these() {
     let whole = br#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"a\": \"\u00e9\"}"}"#;
     for n in 0..=whole.len() {
         agree(&whole[..n]);
+    }
+    for whole in [
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","role":"tool","content":"{\"a\": \"\u00e9\"}"}"#,
+        r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"é","role":"tool"}"#,
+    ] {
+        for n in 0..=whole.len() {
+            agree(&whole.as_bytes()[..n]);
+        }
     }
 }
 
@@ -357,7 +397,7 @@ proptest! {
     /// with one byte changed: the templates, the one-pass reader and the general parser agree.
     #[test]
     fn templates_and_general_agree(
-        kind in 0usize..5,
+        kind in 0usize..8,
         id in "[a-z0-9\"\\\\\u{e9}-]{0,20}",
         delta in "[a-z\"\\\\/\u{e9}\u{6771}\u{1F680} \t\n{}:,]{0,90}",
         raw_delta in proptest::option::of(prop_oneof![
@@ -376,7 +416,10 @@ proptest! {
             1 => ("TOOL_CALL_ARGS", "toolCallId", format!(r#","delta":{delta}"#)),
             2 => ("TEXT_MESSAGE_START", "messageId", r#","role":"assistant""#.to_string()),
             3 => ("TEXT_MESSAGE_END", "messageId", String::new()),
-            _ => ("TOOL_CALL_END", "toolCallId", String::new()),
+            4 => ("TOOL_CALL_END", "toolCallId", String::new()),
+            5 => ("TOOL_CALL_RESULT", "messageId", format!(r#","toolCallId":{},"role":"tool","content":{delta}"#, json(&format!("c{id}")))),
+            6 => ("TOOL_CALL_RESULT", "messageId", format!(r#","toolCallId":{},"content":{delta}"#, json(&format!("c{id}")))),
+            _ => ("TOOL_CALL_RESULT", "messageId", format!(r#","toolCallId":{},"content":{delta},"role":"tool""#, json(&format!("c{id}")))),
         };
         let s = format!(r#"{{"type":"{t}","{key}":{}{rest}}}"#, json(&id));
         let mut bytes = s.into_bytes();

@@ -136,6 +136,8 @@ fn events_allocate_nothing_and_leak_nothing() {
     assert!(plain.len() > 30);
     plain.push(r#"{"x":1,"delta":"a\nb","type":"TEXT_MESSAGE_CONTENT","messageId":"m"}"#.into());
     plain.push(r#"{"type":"THINKING_START","x":[1,{"y":2}]}"#.into());
+    // The `TOOL_CALL_RESULT` template, `role` first (its wire order is a constant).
+    plain.push(r#"{"type":"TOOL_CALL_RESULT","messageId":"t","toolCallId":"c","role":"tool","content":"x"}"#.into());
     let input = r#""input":{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":"hi"}]}"#;
     let boxed = [
         format!(r#"{{"type":"RUN_STARTED","threadId":"t","runId":"r",{input}}}"#),

@@ -2,9 +2,11 @@
 //! stream cut into chunks in many ways (one byte at a time, every single cut point, random
 //! lengths) and read through `SseReader` with odd read sizes and interrupted reads: the same
 //! items, errors, offsets, last event ID and retry; every frame whose data borrows the chunk is
-//! the right slice at the right offset; and every frame, comment and retry re-encoded decodes
-//! back to itself. Both readings of the end of the stream (the default, which delivers an
-//! unterminated last frame, and the strict one) are checked, and compared with each other.
+//! the right slice at the right offset; every frame, comment and retry re-encoded decodes back
+//! to itself; and `SseFeed::next` (a quick path for one-line frames) hands out the frames and
+//! errors `next_item` does, under every chunking. Both readings of the end of the stream (the
+//! default, which delivers an unterminated last frame, and the strict one) are checked, and
+//! compared with each other.
 #![no_main]
 
 use std::io::{self, Read};
@@ -82,6 +84,43 @@ fn decode(chunks: &[&[u8]], options: SseOptions, check_borrow: bool) -> Outcome 
         last_id: d.last_event_id().to_owned(),
         retry: d.retry(),
         offset: d.offset(),
+    }
+}
+
+/// [`decode`] through `SseFeed::next`, which hands out frames and errors only: its quick path
+/// for a frame of one `data:` line, the line machine for the rest.
+fn decode_frames(chunks: &[&[u8]], options: SseOptions) -> Outcome {
+    let mut d = SseDecoder::new(options);
+    let mut items = Vec::new();
+    for chunk in chunks {
+        let mut feed = d.feed(chunk);
+        while let Some(item) = feed.next() {
+            items.push(It::of(item.map(SseItem::Frame)));
+        }
+    }
+    let finish = d.finish().map(|f| f.map(|f| It::of(Ok(SseItem::Frame(f)))));
+    Outcome {
+        items,
+        finish,
+        last_id: d.last_event_id().to_owned(),
+        retry: d.retry(),
+        offset: d.offset(),
+    }
+}
+
+/// What [`decode_frames`] must give for `whole`: its frames and errors, the rest the same.
+fn frames_of(whole: &Outcome) -> Outcome {
+    Outcome {
+        items: whole
+            .items
+            .iter()
+            .filter(|i| matches!(i, It::Frame { .. } | It::Err(_)))
+            .cloned()
+            .collect(),
+        finish: whole.finish.clone(),
+        last_id: whole.last_id.clone(),
+        retry: whole.retry,
+        offset: whole.offset,
     }
 }
 
@@ -164,9 +203,16 @@ fuzz_target!(|data: &[u8]| {
     let strict_small = small.with_strict_end(true);
     for options in [SseOptions::default(), small, strict, strict_small] {
         let whole = decode(&[data], options, true);
+        let frames = frames_of(&whole);
+        assert_eq!(decode_frames(&[data], options), frames, "frames by next");
         for lengths in split::chunkings(data.len(), &mut rng) {
             let chunks = split::cut(data, &lengths);
             assert_eq!(decode(&chunks, options, true), whole, "chunks {lengths:?}");
+            assert_eq!(
+                decode_frames(&chunks, options),
+                frames,
+                "frames by next, chunks {lengths:?}"
+            );
         }
         let mut from_reader = whole.items.clone();
         match &whole.finish {

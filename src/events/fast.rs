@@ -17,7 +17,7 @@ use bumpalo::Bump;
 use super::fields::{self, F};
 use super::parse::roles;
 use super::*;
-use crate::model::{JsonKind, RawJson, Role, Str};
+use crate::model::{Content, Extra, JsonKind, List, RawJson, Role, Str};
 use crate::parser::{ParseOptions, Parser};
 use crate::scanner::{StrToken, simd};
 
@@ -102,6 +102,17 @@ const DELTA: &[u8; 10] = b",\"delta\":\"";
 /// first), then the `}`.
 const STATE_DELTA: &[u8; 30] = b"{\"type\":\"STATE_DELTA\",\"delta\":";
 const ASSISTANT: &[u8; 20] = b",\"role\":\"assistant\"}";
+/// A tool's result: `type`, the message id, `toolCallId`, then the content (a string) and
+/// `role` (`"tool"`, the one role allowed) in either order, or the content alone.
+const TOOL_RESULT: &[u8; 40] = b"{\"type\":\"TOOL_CALL_RESULT\",\"messageId\":\"";
+const TOOL_CALL_ID: &[u8; 15] = b",\"toolCallId\":\"";
+const ROLE_CONTENT: &[u8; 26] = b",\"role\":\"tool\",\"content\":\"";
+const CONTENT: &[u8; 12] = b",\"content\":\"";
+const TOOL_ROLE: &[u8; 15] = b",\"role\":\"tool\"}";
+/// The wire order the general parser records for `TOOL_CALL_RESULT` with `role` before
+/// `content` (field ids of `EventType::fields`: `type` 0, `messageId` 5, `toolCallId` 6,
+/// `content` 7, `role` 8), out of the canonical order; a constant, so nothing is allocated.
+static ROLE_FIRST_ORDER: [u32; 5] = [0, 5, 6, 8, 7];
 
 /// Whether `input` holds `lit` at `at`.
 #[inline(always)]
@@ -219,6 +230,70 @@ pub(crate) fn template<'a>(
         id: (id.raw, id.escaped),
         delta,
     })
+}
+
+/// The `TOOL_CALL_RESULT` template, tried after [`template`] (apart from it, so that the
+/// hot templates' code stays as small as it was): `type`, the message id, `,"toolCallId":`
+/// and a string, then `,"role":"tool","content":` and a string, or `,"content":` and a
+/// string followed by `,"role":"tool"` or nothing, then the `}` ending the input; `None` for
+/// anything else. As [`read`] and the general parser read them: the same option checks,
+/// strings by [`string`], `content` a string ([`Parser::content`] reads it so), `role` as
+/// [`Parser::role_in`] reads `"tool"` there; `role` before `content` is out of the canonical
+/// order, and the event records the wire order as the general parser does.
+#[inline(never)]
+pub(crate) fn tool_result<'a>(
+    input: &'a [u8],
+    arena: &'a Bump,
+    opts: &ParseOptions,
+) -> Option<Event<'a>> {
+    if input.len() > opts.max_input_bytes || opts.max_depth == 0 || !holds(input, 0, TOOL_RESULT) {
+        return None;
+    }
+    let mut p = Parser::new(input, arena, opts);
+    p.cur.pos = TOOL_RESULT.len() - 1;
+    let id = string(&mut p)?;
+    if !holds(input, p.cur.pos, TOOL_CALL_ID) {
+        return None;
+    }
+    p.cur.pos += TOOL_CALL_ID.len() - 1;
+    let call = string(&mut p)?;
+    let role_first = holds(input, p.cur.pos, ROLE_CONTENT);
+    if role_first {
+        p.cur.pos += ROLE_CONTENT.len() - 1;
+    } else if holds(input, p.cur.pos, CONTENT) {
+        p.cur.pos += CONTENT.len() - 1;
+    } else {
+        return None;
+    }
+    let content = string(&mut p)?;
+    let role_after = !role_first && holds(input, p.cur.pos, TOOL_ROLE);
+    if role_after {
+        p.cur.pos += TOOL_ROLE.len() - 1;
+    }
+    if p.cur.pos + 1 != input.len() || input.last() != Some(&b'}') {
+        return None;
+    }
+    let extra = if role_first {
+        Extra {
+            fields: List::new(),
+            order: List::borrowed(&ROLE_FIRST_ORDER),
+        }
+    } else {
+        Extra::default()
+    };
+    Some(Event::ToolCallResult(ToolCallResultEvent {
+        base: EventBase {
+            timestamp: None,
+            raw_event: None,
+            metadata: None,
+            subagent_run_id: None,
+            extra,
+        },
+        message_id: Str::from_validated(id.raw, id.escaped),
+        tool_call_id: Str::from_validated(call.raw, call.escaped),
+        content: Content::Text(Str::from_validated(content.raw, content.escaped)),
+        role: (role_first || role_after).then_some(Role::Tool),
+    }))
 }
 
 /// The event [`template`] read, as [`build`] makes it from the same fields.
@@ -618,6 +693,11 @@ mod tests {
         check(STATE_DELTA);
         check(DELTA);
         check(ASSISTANT);
+        check(TOOL_RESULT);
+        check(TOOL_CALL_ID);
+        check(ROLE_CONTENT);
+        check(CONTENT);
+        check(TOOL_ROLE);
         check(b"0123456789abcdef");
         check(b"0123456789abcdef0");
         check(b"0123456789abcdef0123456789abcdef");

@@ -60,6 +60,9 @@ impl<'a> Event<'a> {
         if let Some(q) = super::fast::template(input, arena, options) {
             return Ok(super::fast::build_templated(q));
         }
+        if let Some(ev) = super::fast::tool_result(input, arena, options) {
+            return Ok(ev);
+        }
         let mut fields = super::fast::Fields::new();
         if super::fast::read(input, arena, options, &mut fields) {
             return Ok(super::fast::build(fields));

@@ -49,7 +49,8 @@ pub struct EventSlot<'a> {
     event: ManuallyDrop<Option<Event<'a>>>,
     /// Whether `event` may own heap memory, and so must be dropped. `false` only for events
     /// built by the one-pass readers (`fast.rs`), whose strings and JSON values all borrow
-    /// from the input and whose unknown fields are the empty default.
+    /// from the input and whose unknown fields are the empty default (with, for a
+    /// `TOOL_CALL_RESULT` written `role` first, a wire order borrowed from a constant).
     owns: bool,
 }
 
@@ -99,6 +100,9 @@ impl<'a> EventSlot<'a> {
         // As `Event::parse_with`; each path builds the event where it stays.
         if let Some(q) = fast::template(input, arena, options) {
             return Ok(self.event.insert(fast::build_templated(q)));
+        }
+        if let Some(ev) = fast::tool_result(input, arena, options) {
+            return Ok(self.event.insert(ev));
         }
         let mut fields = fast::Fields::new();
         if fast::read(input, arena, options, &mut fields) {

@@ -93,8 +93,10 @@ pub fn unescape_scalar(raw: &str) -> String {
 /// Runs [`Event::parse_with`](crate::Event::parse_with)'s fast paths (the compact templates
 /// and the one-pass reader) and the general parser on `input`, with the default and the
 /// lenient options, and says where they disagree: what a template reads, the one-pass reader
-/// must read the same; when the one-pass reader reads an event, the general parser must read
-/// the same one (equal, same debug form, same written JSON). Returns whether the fast path read it (with the default options).
+/// must read the same when it reads the event at all (it does not cover `TOOL_CALL_RESULT`,
+/// nor a field out of the canonical order); when either reads an event, the general parser
+/// must read the same one (equal, same debug form, same written JSON). Returns whether a fast
+/// path read it (with the default options).
 ///
 /// ```
 /// use agui_wire::parser::differential::event_paths_agree;
@@ -111,20 +113,19 @@ pub fn event_paths_agree(input: &[u8]) -> Result<bool, String> {
         .enumerate()
     {
         let mut fields = fast::Fields::new();
-        let templated = fast::template(input, &arena, opts).map(fast::build_templated);
-        if !fast::read(input, &arena, opts, &mut fields) {
-            if let Some(t) = templated {
-                return Err(format!("the template reads {t:?}, the fast path gives up"));
-            }
-            continue;
-        }
-        read |= k == 0;
-        let quick = fast::build(fields);
-        if let Some(t) = templated
-            && (t != quick || format!("{t:?}") != format!("{quick:?}"))
+        let templated = fast::template(input, &arena, opts)
+            .map(fast::build_templated)
+            .or_else(|| fast::tool_result(input, &arena, opts));
+        let one_pass = fast::read(input, &arena, opts, &mut fields).then(|| fast::build(fields));
+        if let (Some(t), Some(q)) = (&templated, &one_pass)
+            && (t != q || format!("{t:?}") != format!("{q:?}"))
         {
-            return Err(format!("template {t:?}, fast path {quick:?}"));
+            return Err(format!("template {t:?}, fast path {q:?}"));
         }
+        let Some(quick) = templated.or(one_pass) else {
+            continue;
+        };
+        read |= k == 0;
         let general = crate::Event::parse_general(input, &arena, opts)
             .map_err(|e| format!("the fast path reads {quick:?}, the general parser fails: {e}"))?;
         if quick != general || format!("{quick:?}") != format!("{general:?}") {
@@ -140,7 +141,9 @@ pub fn event_paths_agree(input: &[u8]) -> Result<bool, String> {
 /// Whether one of [`Event::parse_with`](crate::Event::parse_with)'s compact templates (a
 /// `TEXT_MESSAGE_CONTENT` or `TOOL_CALL_ARGS` of exactly `type`, id, `delta`; an assistant's
 /// `TEXT_MESSAGE_START`; a `TEXT_MESSAGE_END` or `TOOL_CALL_END` of `type` and id; a
-/// `STATE_DELTA` of `type` and `delta`; no whitespace around the fields) reads `input`, with the default options. (What it reads, [`event_paths_agree`] checks.)
+/// `STATE_DELTA` of `type` and `delta`; a `TOOL_CALL_RESULT` of `type`, `messageId`,
+/// `toolCallId` and a string `content` with or without `"role":"tool"` before or after it;
+/// no whitespace around the fields) reads `input`, with the default options. (What it reads, [`event_paths_agree`] checks.)
 ///
 /// ```
 /// use agui_wire::parser::differential::event_template_reads;
@@ -149,7 +152,9 @@ pub fn event_paths_agree(input: &[u8]) -> Result<bool, String> {
 /// ```
 pub fn event_template_reads(input: &[u8]) -> bool {
     let arena = bumpalo::Bump::new();
-    crate::events::fast::template(input, &arena, &ParseOptions::default()).is_some()
+    let opts = ParseOptions::default();
+    crate::events::fast::template(input, &arena, &opts).is_some()
+        || crate::events::fast::tool_result(input, &arena, &opts).is_some()
 }
 
 /// Runs the scanner's short-string look and its general string scanner on the string whose

@@ -143,7 +143,7 @@ impl RetryParse {
 /// ```
 #[derive(Debug)]
 pub struct SseDecoder {
-    options: SseOptions,
+    pub(super) options: SseOptions,
     /// Stream offset of the current chunk's first byte (of the next chunk between feeds).
     pub(super) base: u64,
     /// Whether the start of the stream is past (a BOM is stripped only there).
@@ -162,6 +162,8 @@ pub struct SseDecoder {
     frame_start: u64,
     /// After an error: ignore lines up to the blank line.
     skipping: bool,
+    /// The quick path may read here: see [`SseDecoder::at_frame_start`].
+    quick: bool,
     /// A frame was handed out; reset the frame state before going on.
     dispatched: bool,
     /// Stream offset of the first byte of the frame last dispatched (as an event or an id).
@@ -209,6 +211,7 @@ impl SseDecoder {
             frame_started: false,
             frame_start: 0,
             skipping: false,
+            quick: false,
             dispatched: false,
             item_start: 0,
             data_lines: 0,
@@ -297,6 +300,7 @@ impl SseDecoder {
     /// The engine's end of stream: the last frame or error, then the decoder reset for a new
     /// stream (a returned frame's buffers are kept until the next call, as after a dispatch).
     pub(super) fn end_stream(&mut self) -> Option<Out> {
+        self.quick = false;
         if self.dispatched {
             self.reset_frame();
         }
@@ -434,6 +438,7 @@ impl SseDecoder {
 
     /// Decodes from `chunk[*pos..]` until an item is complete or the chunk is used up.
     pub(super) fn advance(&mut self, chunk: &[u8], pos: &mut usize) -> Option<Out> {
+        self.quick = false;
         if self.dispatched {
             self.reset_frame();
         }
@@ -445,40 +450,25 @@ impl SseDecoder {
         None
     }
 
-    /// The common case without the line machine: at a frame boundary, a frame that is one
-    /// `data:` line ended by LF and directly followed by a blank LF line, all in
-    /// `chunk[*pos..]`. Hands out its data and data offset, as the general path's first step
-    /// there (`line_step`, which ends in `lone_data_frame`) would, for less: the line end is
-    /// searched from the value, and the frame built here. `None`, with nothing changed but a
-    /// reset `advance` would also make, leaves the bytes to `advance` (CR line ends included).
-    #[inline]
-    pub(super) fn quick_frame<'c>(
-        &mut self,
-        chunk: &'c [u8],
-        pos: &mut usize,
-    ) -> Option<(&'c [u8], u64)> {
+    /// Whether the decoder stands at the start of a frame with nothing pending (the stream's
+    /// start past, no CR waiting for its LF, no line or frame begun): where the quick path of
+    /// [`SseFeed::next`] may read a frame. Remembered once true, until the line machine runs
+    /// again (`advance`, `end_stream`), which is the only code that changes any of this: the
+    /// quick path hands frames out without touching the decoder's state.
+    #[inline(always)]
+    pub(super) fn at_frame_start(&mut self) -> bool {
+        self.quick || self.check_frame_start()
+    }
+
+    /// [`SseDecoder::at_frame_start`] worked out (after the reset `advance` would make).
+    #[inline(never)]
+    fn check_frame_start(&mut self) -> bool {
         if self.dispatched {
             self.reset_frame();
         }
-        if !self.bom_done || self.skip_lf || self.line != Line::Start || self.frame_started {
-            return None;
-        }
-        let start = *pos;
-        let head = chunk.get(start..start.checked_add(6)?)?;
-        let (name, after) = head.split_at_checked(5)?;
-        if name != b"data:" {
-            return None;
-        }
-        let value = start + 5 + usize::from(after == b" ");
-        let end = crate::scanner::simd::find_line_end(chunk, value)?;
-        if chunk.get(end..end.checked_add(2)?)? != b"\n\n"
-            || end - start > self.options.max_frame_bytes
-        {
-            return None;
-        }
-        *pos = end + 2;
-        self.item_start = self.abs(start);
-        Some((chunk.get(value..end)?, self.abs(value)))
+        self.quick =
+            self.bom_done && !self.skip_lf && self.line == Line::Start && !self.frame_started;
+        self.quick
     }
 
     /// Called once `chunk` is fully decoded: keeps what a pending frame borrows from it.
