@@ -135,27 +135,62 @@ const SLACK: usize = 16;
 ///
 /// On `Some(len)`, every byte of `out[..len]` has been written: the output only grows over
 /// bytes just stored (a chunk's 16 cover the at most 16 it counts; an escape's 4 the at most
-/// 4 it decodes to). Every escape is at least as long as what it decodes to, so the output
-/// never gets ahead of the input (`o <= i`), and a chunk stored at `o` ends by
-/// `raw.len() + SLACK`. The output is valid UTF-8 for the same reason as
-/// [`unescape_runs`]'s: the bytes kept are `raw` cut at ASCII backslashes, and escapes decode
-/// to whole characters.
+/// 4 it decodes to). Every escape is at least as long as what it decodes to (`escape_at`
+/// returns `None` otherwise), so the output never gets ahead of the input (`o <= i`), and a
+/// chunk stored at `o` ends by `raw.len() + SLACK`. The output is valid UTF-8 for the same
+/// reason as [`unescape_runs`]'s: the bytes kept are `raw` cut at ASCII backslashes, and
+/// escapes decode to whole characters.
+///
+/// The chunks that lie whole in `raw` (all but the last few bytes) are read and stored
+/// without a bounds check each: `o <= i` and `i + 16 <= raw.len()` bound both, once
+/// `out.len() >= raw.len() + SLACK` has been checked; the rest goes through checked slices.
 #[inline]
 fn unescape_blocks(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
     let n = raw.len();
+    if out.len() < n.checked_add(SLACK)? {
+        return None;
+    }
+    let src = raw.as_ptr();
+    let dst = out.as_mut_ptr().cast::<u8>();
     let (mut i, mut o) = (0usize, 0usize);
+    while i + 16 <= n {
+        debug_assert!(o <= i);
+        // SAFETY: `i + 16 <= n`, so the 16 bytes at `src + i` lie in `raw`; `o <= i` (see the
+        // doc: every escape decodes to at most its own length), so the 16 at `dst + o` end by
+        // `n + 16 <= out.len()`. Unaligned reads and writes of `[u8; 16]`, `u8` and
+        // `MaybeUninit<u8>` having the same layout; `raw` and `out` do not overlap (`out` is
+        // borrowed mutably).
+        let chunk = unsafe {
+            let chunk = src.add(i).cast::<[u8; 16]>().read_unaligned();
+            dst.add(o).cast::<[u8; 16]>().write_unaligned(chunk);
+            chunk
+        };
+        let m = crate::scanner::simd::backslashes16(&chunk);
+        if m == 0 {
+            i += 16;
+            o += 16;
+            continue;
+        }
+        let k = m.trailing_zeros() as usize;
+        i += k;
+        o += k;
+        let (bytes, len, wrote) = escape_at(raw, i)?;
+        debug_assert!(wrote <= len);
+        // SAFETY: `o <= i < n` (the escape's backslash is in `raw`), so the 4 bytes at
+        // `dst + o` end by `n + 3 < out.len()`; an unaligned write of `[u8; 4]`.
+        unsafe { dst.add(o).cast::<[u8; 4]>().write_unaligned(bytes) };
+        i += len;
+        o += wrote;
+    }
+    // The last bytes (fewer than 16 from `i`), padded, through checked stores.
     while i < n {
         let left = n - i;
-        let chunk: [u8; 16] = match raw.get(i..i + 16) {
-            Some(c) => c.try_into().ok()?,
-            None => last_chunk(raw.get(i..)?),
-        };
+        let chunk = last_chunk(raw.get(i..)?);
         put(out, o, chunk)?;
         let m = crate::scanner::simd::backslashes16(&chunk);
         if m == 0 {
-            let step = left.min(16);
-            i += step;
-            o += step;
+            i += left.min(16);
+            o += left.min(16);
             continue;
         }
         let k = m.trailing_zeros() as usize;
