@@ -31,8 +31,8 @@ impl ByteSink for bumpalo::collections::Vec<'_, u8> {
 }
 
 /// The byte a two-character escape `\c` stands for, indexed by `c`; 0 for the others.
-const SIMPLE: [u8; 128] = {
-    let mut t = [0u8; 128];
+const SIMPLE: [u8; 256] = {
+    let mut t = [0u8; 256];
     t[b'"' as usize] = b'"';
     t[b'\\' as usize] = b'\\';
     t[b'/' as usize] = b'/';
@@ -65,7 +65,7 @@ pub(crate) fn unescape_runs(raw: &str, out: &mut impl ByteSink) {
 #[inline(always)]
 fn escape_into(b: &[u8], at: usize, out: &mut impl ByteSink) -> usize {
     match b.get(at + 1) {
-        Some(&c) if c < 128 && SIMPLE[c as usize] != 0 => {
+        Some(&c) if SIMPLE[c as usize] != 0 => {
             out.put(&[SIMPLE[c as usize]]);
             2
         }
@@ -153,9 +153,9 @@ fn unescape_blocks(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
     let src = raw.as_ptr();
     let dst = out.as_mut_ptr().cast::<u8>();
     let (mut i, mut o) = (0usize, 0usize);
-    while i + 16 <= n {
+    while i + 16 < n {
         debug_assert!(o <= i);
-        // SAFETY: `i + 16 <= n`, so the 16 bytes at `src + i` lie in `raw`; `o <= i` (see the
+        // SAFETY: `i + 16 < n`, so the 16 bytes at `src + i` lie in `raw`; `o <= i` (see the
         // doc: every escape decodes to at most its own length), so the 16 at `dst + o` end by
         // `n + 16 <= out.len()`. Unaligned reads and writes of `[u8; 16]`, `u8` and
         // `MaybeUninit<u8>` having the same layout; `raw` and `out` do not overlap (`out` is
@@ -171,7 +171,9 @@ fn unescape_blocks(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
             o += 16;
             continue;
         }
-        let k = m.trailing_zeros() as usize;
+        // At most 15 (`m` has 16 bits); the mask tells the compiler, so that the escape's
+        // second byte (`i + k + 1 <= i + 16 < n`) is read without a check.
+        let k = (m.trailing_zeros() & 15) as usize;
         i += k;
         o += k;
         let (bytes, len, wrote) = escape_at(raw, i)?;
@@ -182,10 +184,19 @@ fn unescape_blocks(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
         i += len;
         o += wrote;
     }
-    // The last bytes (fewer than 16 from `i`), padded, through checked stores.
+    // The last bytes (at most 16 from `i`), through checked stores: the string's last 16
+    // shifted down (zeros come in), or, for a shorter string, its bytes padded.
+    let end: Option<&[u8; 16]> = raw
+        .get(n.wrapping_sub(16)..)
+        .and_then(|t| t.try_into().ok());
     while i < n {
         let left = n - i;
-        let chunk = last_chunk(raw.get(i..)?);
+        let chunk = match end {
+            Some(end) if left <= 16 => {
+                (u128::from_le_bytes(*end) >> (8 * (16 - left) as u32)).to_le_bytes()
+            }
+            _ => last_chunk(raw.get(i..)?),
+        };
         put(out, o, chunk)?;
         let m = crate::scanner::simd::backslashes16(&chunk);
         if m == 0 {
@@ -238,7 +249,7 @@ fn last_chunk(rest: &[u8]) -> [u8; 16] {
 #[inline(always)]
 fn escape_at(b: &[u8], at: usize) -> Option<([u8; 4], usize, usize)> {
     let c = *b.get(at + 1)?;
-    if c < 128 && SIMPLE[c as usize] != 0 {
+    if SIMPLE[c as usize] != 0 {
         return Some(([SIMPLE[c as usize], 0, 0, 0], 2, 1));
     }
     if c == b'u' {
@@ -258,10 +269,24 @@ fn escape_at(b: &[u8], at: usize) -> Option<([u8; 4], usize, usize)> {
                 ];
                 return Some((utf8, 6, 3));
             }
+            // A high surrogate followed by a low one: one character, four bytes.
+            Some(hi @ 0xD800..0xDC00)
+                if b.get(at + 6..at + 8) == Some(b"\\u")
+                    && let Some(lo @ 0xDC00..0xE000) = hex4(b, at + 8) =>
+            {
+                let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                let utf8 = [
+                    0xF0 | (c >> 18) as u8,
+                    0x80 | ((c >> 12) & 0x3F) as u8,
+                    0x80 | ((c >> 6) & 0x3F) as u8,
+                    0x80 | (c & 0x3F) as u8,
+                ];
+                return Some((utf8, 12, 4));
+            }
             _ => {}
         }
     }
-    // Surrogate pairs, and what validated content never has: lone surrogates, bad escapes.
+    // What validated content never has: lone surrogates, bad escapes.
     let (ch, len) = decode_escape(b, at);
     let wrote = ch.len_utf8();
     if wrote > len {
@@ -419,6 +444,8 @@ mod tests {
             r"\u00e9",
             r"\u2615",
             r"\ud83d\ude00",
+            r"\uD83D\uDE00",
+            r"\udbff\udfff",
             r"\u0000",
             r"\uffff",
             // Invalid (never in validated input; error messages unescape raw bytes).
@@ -427,6 +454,11 @@ mod tests {
             r"\ud83d",
             r"\ud83dx",
             r"\ude00",
+            r"\ud83d\u0041",
+            r"\ud83d\ud83d\ude00",
+            r"\ud83d\u",
+            r"\ud83d\ude0",
+            r"\ud83d\n",
             "\\",
         ];
         for e in escapes {
