@@ -171,12 +171,13 @@ fn unescape_blocks(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
             o += 16;
             continue;
         }
-        // At most 15 (`m` has 16 bits); the mask tells the compiler, so that the escape's
-        // second byte (`i + k + 1 <= i + 16 < n`) is read without a check.
+        // At most 15 (`m` has 16 bits; the mask makes sure).
         let k = (m.trailing_zeros() & 15) as usize;
         i += k;
         o += k;
-        let (bytes, len, wrote) = escape_at(raw, i)?;
+        // SAFETY: `i + 1` (the escape's second byte) is at most the old `i + 16`, below `n`.
+        let c = unsafe { *src.add(i + 1) };
+        let (bytes, len, wrote) = escape_with(raw, i, c)?;
         debug_assert!(wrote <= len);
         // SAFETY: `o <= i < n` (the escape's backslash is in `raw`), so the 4 bytes at
         // `dst + o` end by `n + 3 < out.len()`; an unaligned write of `[u8; 4]`.
@@ -248,7 +249,12 @@ fn last_chunk(rest: &[u8]) -> [u8; 16] {
 /// than the escape's length.
 #[inline(always)]
 fn escape_at(b: &[u8], at: usize) -> Option<([u8; 4], usize, usize)> {
-    let c = *b.get(at + 1)?;
+    escape_with(b, at, *b.get(at + 1)?)
+}
+
+/// [`escape_at`] with the escape's second byte `c` (`b[at + 1]`) already read.
+#[inline(always)]
+fn escape_with(b: &[u8], at: usize, c: u8) -> Option<([u8; 4], usize, usize)> {
     if SIMPLE[c as usize] != 0 {
         return Some(([SIMPLE[c as usize], 0, 0, 0], 2, 1));
     }
