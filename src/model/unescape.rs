@@ -123,68 +123,139 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
 }
 
 /// How many bytes past `raw.len()` the output of [`unescape_blocks`] must have.
-const SLACK: usize = 16;
+const SLACK: usize = 32;
 
-/// Unescapes `raw` into `out` (at least `raw.len() + SLACK` bytes) 16 bytes at a time, with
-/// no call per escape: each 16-byte chunk of `raw` is stored whole where the output has got
-/// to, and only its bytes before the first backslash count (the rest is written over next);
-/// that escape is decoded in place and the next chunk starts right after it. Returns the
-/// output's length `len`, or `None` when an escape decodes to more bytes than it is long
-/// (only invalid ones, which validated content never has; the caller then unescapes by
-/// runs).
+/// Unescapes `raw` into `out` (at least `raw.len() + SLACK` bytes) by chunks of 32 bytes
+/// (AVX2, when the CPU has it) then 16, with no call per escape: each chunk of `raw` is
+/// stored whole where the output has got to, and only its bytes before the first backslash
+/// count (the rest is written over next); that escape is decoded in place and the next
+/// chunk starts right after it. Returns the output's length `len`, or `None` when an escape
+/// decodes to more bytes than it is long (only invalid ones, which validated content never
+/// has; the caller then unescapes by runs).
 ///
 /// On `Some(len)`, every byte of `out[..len]` has been written: the output only grows over
-/// bytes just stored (a chunk's 16 cover the at most 16 it counts; an escape's 4 the at most
-/// 4 it decodes to). Every escape is at least as long as what it decodes to (`escape_at`
-/// returns `None` otherwise), so the output never gets ahead of the input (`o <= i`), and a
-/// chunk stored at `o` ends by `raw.len() + SLACK`. The output is valid UTF-8 for the same
-/// reason as [`unescape_runs`]'s: the bytes kept are `raw` cut at ASCII backslashes, and
-/// escapes decode to whole characters.
-///
-/// The chunks that lie whole in `raw` (all but the last few bytes) are read and stored
-/// without a bounds check each: `o <= i` and `i + 16 <= raw.len()` bound both, once
-/// `out.len() >= raw.len() + SLACK` has been checked; the rest goes through checked slices.
+/// bytes just stored (a chunk's 32 or 16 cover the at most 32 or 16 it counts; an escape's 4
+/// the at most 4 it decodes to). Every escape is at least as long as what it decodes to
+/// (`escape_at` returns `None` otherwise), so the output never gets ahead of the input
+/// (`o <= i`), and a chunk stored at `o` ends by `raw.len() + SLACK`. The output is valid
+/// UTF-8 for the same reason as [`unescape_runs`]'s: the bytes kept are `raw` cut at ASCII
+/// backslashes, and escapes decode to whole characters.
 #[inline]
 fn unescape_blocks(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
+    blocks(raw, out, true)
+}
+
+/// [`unescape_blocks`], with the 32-byte AVX2 loop only if `wide` (and the CPU has AVX2):
+/// the tests run both and compare them.
+#[inline(always)]
+fn blocks(raw: &[u8], out: &mut [MaybeUninit<u8>], wide: bool) -> Option<usize> {
     let n = raw.len();
     if out.len() < n.checked_add(SLACK)? {
         return None;
     }
-    let src = raw.as_ptr();
-    let dst = out.as_mut_ptr().cast::<u8>();
     let (mut i, mut o) = (0usize, 0usize);
-    while i + 16 < n {
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    if wide && n > 32 && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (just checked); `out.len() >= n + SLACK`.
+        (i, o) = unsafe { avx2::blocks32(raw, out) }?;
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar))))]
+    let _ = wide;
+    (i, o) = block_loop::<16>(raw, out, i, o, |src, dst| {
+        *dst = src.map(MaybeUninit::new);
+        crate::scanner::simd::backslashes16(src)
+    })?;
+    tail(raw, out, i, o)
+}
+
+/// The chunk loop of [`unescape_blocks`] from input offset `i` and output offset `o`
+/// (`o <= i`), by chunks of `W <= SLACK` bytes while a whole chunk and one byte more lie in
+/// `raw`: `copy_mask` copies a chunk and returns its backslashes (bit `k` is byte `k`).
+/// Returns where it stopped, or `None` as [`unescape_blocks`] does.
+///
+/// The chunks are read and stored without a bounds check each: the caller has checked
+/// `out.len() >= raw.len() + SLACK`, and `o <= i` and `i + W < raw.len()` bound both.
+#[inline(always)]
+fn block_loop<const W: usize>(
+    raw: &[u8],
+    out: &mut [MaybeUninit<u8>],
+    mut i: usize,
+    mut o: usize,
+    copy_mask: impl Fn(&[u8; W], &mut [MaybeUninit<u8>; W]) -> u32,
+) -> Option<(usize, usize)> {
+    let n = raw.len();
+    if W > SLACK || out.len() < n + SLACK || o > i {
+        return None;
+    }
+    let src = raw.as_ptr();
+    let dst = out.as_mut_ptr();
+    while i + W < n {
         debug_assert!(o <= i);
-        // SAFETY: `i + 16 < n`, so the 16 bytes at `src + i` lie in `raw`; `o <= i` (see the
-        // doc: every escape decodes to at most its own length), so the 16 at `dst + o` end by
-        // `n + 16 <= out.len()`. Unaligned reads and writes of `[u8; 16]`, `u8` and
-        // `MaybeUninit<u8>` having the same layout; `raw` and `out` do not overlap (`out` is
-        // borrowed mutably).
-        let chunk = unsafe {
-            let chunk = src.add(i).cast::<[u8; 16]>().read_unaligned();
-            dst.add(o).cast::<[u8; 16]>().write_unaligned(chunk);
-            chunk
-        };
-        let m = crate::scanner::simd::backslashes16(&chunk);
+        // SAFETY: `i + W < n`, so the `W` bytes at `src + i` lie in `raw`; `o <= i` (see
+        // [`unescape_blocks`]: every escape decodes to at most its own length), so the `W` at
+        // `dst + o` end by `n + W <= out.len()`. Arrays of `u8` and `MaybeUninit<u8>` have
+        // alignment 1; `raw` and `out` do not overlap (`out` is borrowed mutably), and `out`
+        // is not used while `dst` is borrowed.
+        let m = unsafe { copy_mask(&*src.add(i).cast(), &mut *dst.add(o).cast()) };
         if m == 0 {
-            i += 16;
-            o += 16;
+            i += W;
+            o += W;
             continue;
         }
-        // At most 15 (`m` has 16 bits; the mask makes sure).
-        let k = (m.trailing_zeros() & 15) as usize;
+        // Below `W` (`m` has `W` bits; the mask makes sure, `W` being a power of two).
+        let k = (m.trailing_zeros() as usize) & (W - 1);
         i += k;
         o += k;
-        // SAFETY: `i + 1` (the escape's second byte) is at most the old `i + 16`, below `n`.
+        // SAFETY: `i + 1` (the escape's second byte) is at most the old `i + W`, below `n`.
         let c = unsafe { *src.add(i + 1) };
         let (bytes, len, wrote) = escape_with(raw, i, c)?;
         debug_assert!(wrote <= len);
         // SAFETY: `o <= i < n` (the escape's backslash is in `raw`), so the 4 bytes at
         // `dst + o` end by `n + 3 < out.len()`; an unaligned write of `[u8; 4]`.
-        unsafe { dst.add(o).cast::<[u8; 4]>().write_unaligned(bytes) };
+        unsafe {
+            dst.add(o)
+                .cast::<[MaybeUninit<u8>; 4]>()
+                .write_unaligned(bytes.map(MaybeUninit::new))
+        };
         i += len;
         o += wrote;
     }
+    Some((i, o))
+}
+
+/// The 32-byte chunks of [`unescape_blocks`].
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+mod avx2 {
+    use std::arch::x86_64::*;
+    use std::mem::MaybeUninit;
+
+    /// [`super::block_loop`] by 32-byte AVX2 chunks from the start of `raw`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn blocks32(
+        raw: &[u8],
+        out: &mut [MaybeUninit<u8>],
+    ) -> Option<(usize, usize)> {
+        let backslash = _mm256_set1_epi8(b'\\' as i8);
+        super::block_loop::<32>(raw, out, 0, 0, |src, dst| {
+            // SAFETY: AVX2 is enabled in this function (the closure inherits it); the load
+            // reads the 32 bytes of `src` and the store writes the 32 of `dst` (unaligned
+            // accesses are allowed).
+            unsafe {
+                let v = _mm256_loadu_si256(src.as_ptr().cast());
+                _mm256_storeu_si256(dst.as_mut_ptr().cast(), v);
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, backslash)) as u32
+            }
+        })
+    }
+}
+
+/// The last bytes of [`unescape_blocks`] (at most 16 from `i`; `o <= i`).
+#[inline(always)]
+fn tail(raw: &[u8], out: &mut [MaybeUninit<u8>], mut i: usize, mut o: usize) -> Option<usize> {
+    let n = raw.len();
     // The last bytes (at most 16 from `i`), through checked stores: the string's last 16
     // shifted down (zeros come in), or, for a shorter string, its bytes padded.
     let end: Option<&[u8; 16]> = raw
@@ -428,6 +499,18 @@ mod tests {
     fn check(raw: &str) {
         let want = unescape_scalar(raw);
         assert_eq!(unescape(raw), want, "{raw:?}");
+        // The 16-byte loop alone and with the 32-byte (AVX2) one first, when the CPU has it.
+        for wide in [false, true] {
+            let mut out = vec![MaybeUninit::new(0u8); raw.len() + SLACK];
+            if let Some(len) = blocks(raw.as_bytes(), &mut out, wide) {
+                // SAFETY: every byte of `out` was initialized (to 0, then written over).
+                let got: Vec<u8> = out[..len]
+                    .iter()
+                    .map(|b| unsafe { b.assume_init() })
+                    .collect();
+                assert_eq!(got, want.as_bytes(), "{raw:?}, wide: {wide}");
+            }
+        }
         let arena = Bump::new();
         assert_eq!(unescape_in(raw, &arena), want, "{raw:?}");
         if crate::Str::from_raw(raw).is_ok() {
@@ -496,7 +579,7 @@ mod tests {
             r"\q",
             r"\u12",
         ] {
-            for pre in 0..40 {
+            for pre in 0..72 {
                 for post in 0..20 {
                     let text = format!("{}{e}{}", "x".repeat(pre), "é".repeat(post / 2));
                     check(&text);
