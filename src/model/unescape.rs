@@ -208,6 +208,14 @@ fn block_loop<const W: usize>(
         o += k;
         // SAFETY: `i + 1` (the escape's second byte) is at most the old `i + W`, below `n`.
         let c = unsafe { *src.add(i + 1) };
+        let one = SIMPLE[c as usize];
+        if one != 0 {
+            // SAFETY: `o <= i < n`, so `dst + o` lies in `out`.
+            unsafe { dst.add(o).write(MaybeUninit::new(one)) };
+            i += 2;
+            o += 1;
+            continue;
+        }
         let (bytes, len, wrote) = escape_with(raw, i, c)?;
         debug_assert!(wrote <= len);
         // SAFETY: `o <= i < n` (the escape's backslash is in `raw`), so the 4 bytes at
