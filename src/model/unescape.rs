@@ -153,19 +153,28 @@ fn blocks(raw: &[u8], out: &mut [MaybeUninit<u8>], wide: bool) -> Option<usize> 
     if out.len() < n.checked_add(SLACK)? {
         return None;
     }
-    let (mut i, mut o) = (0usize, 0usize);
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
     if wide && n > 32 && std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (just checked); `out.len() >= n + SLACK`.
-        (i, o) = unsafe { avx2::blocks32(raw, out) }?;
+        // SAFETY: the CPU has AVX2 (just checked).
+        return unsafe { avx2::blocks32(raw, out) };
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar))))]
     let _ = wide;
-    (i, o) = block_loop::<16>(raw, out, i, o, |src, dst| {
+    chunks::<16>(raw, out, |src, dst| {
         *dst = src.map(MaybeUninit::new);
         crate::scanner::simd::backslashes16(src)
-    })?;
-    tail(raw, out, i, o)
+    })
+}
+
+/// [`block_loop`] from the start of `raw`, then [`tail_loop`].
+#[inline(always)]
+fn chunks<const W: usize>(
+    raw: &[u8],
+    out: &mut [MaybeUninit<u8>],
+    copy_mask: impl Fn(&[u8; W], &mut [MaybeUninit<u8>; W]) -> u32,
+) -> Option<usize> {
+    let (i, o) = block_loop::<W>(raw, out, 0, 0, &copy_mask)?;
+    tail_loop::<W>(raw, out, i, o, &copy_mask)
 }
 
 /// The chunk loop of [`unescape_blocks`] from input offset `i` and output offset `o`
@@ -237,17 +246,14 @@ mod avx2 {
     use std::arch::x86_64::*;
     use std::mem::MaybeUninit;
 
-    /// [`super::block_loop`] by 32-byte AVX2 chunks from the start of `raw`.
+    /// [`super::chunks`] by 32-byte AVX2 chunks.
     ///
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn blocks32(
-        raw: &[u8],
-        out: &mut [MaybeUninit<u8>],
-    ) -> Option<(usize, usize)> {
+    pub(super) unsafe fn blocks32(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
         let backslash = _mm256_set1_epi8(b'\\' as i8);
-        super::block_loop::<32>(raw, out, 0, 0, |src, dst| {
+        super::chunks::<32>(raw, out, |src, dst| {
             // SAFETY: AVX2 is enabled in this function (the closure inherits it); the load
             // reads the 32 bytes of `src` and the store writes the 32 of `dst` (unaligned
             // accesses are allowed).
@@ -260,29 +266,34 @@ mod avx2 {
     }
 }
 
-/// The last bytes of [`unescape_blocks`] (at most 16 from `i`; `o <= i`).
+/// The last bytes of [`unescape_blocks`] (at most `W` from `i`; `o <= i`), by the same
+/// chunks as [`block_loop`] read from a copy of the string's last `W` bytes (all of it if
+/// shorter) followed by zeros (not backslashes), so that a chunk at any `i` reads nothing
+/// past the string. Returns the output's length.
 #[inline(always)]
-fn tail(raw: &[u8], out: &mut [MaybeUninit<u8>], mut i: usize, mut o: usize) -> Option<usize> {
+fn tail_loop<const W: usize>(
+    raw: &[u8],
+    out: &mut [MaybeUninit<u8>],
+    mut i: usize,
+    mut o: usize,
+    copy_mask: impl Fn(&[u8; W], &mut [MaybeUninit<u8>; W]) -> u32,
+) -> Option<usize> {
     let n = raw.len();
-    // The last bytes (at most 16 from `i`), through checked stores: the string's last 16
-    // shifted down (zeros come in), or, for a shorter string, its bytes padded.
-    let end: Option<&[u8; 16]> = raw
-        .get(n.wrapping_sub(16)..)
-        .and_then(|t| t.try_into().ok());
+    let mut buf = [0u8; 64];
+    let base = n.saturating_sub(W);
+    if n >= W {
+        let last: &[u8; W] = raw.get(base..)?.try_into().ok()?;
+        buf.get_mut(..W)?.copy_from_slice(last);
+    } else {
+        buf.get_mut(..n)?.copy_from_slice(raw);
+    }
     while i < n {
         let left = n - i;
-        let chunk = match end {
-            Some(end) if left <= 16 => {
-                (u128::from_le_bytes(*end) >> (8 * (16 - left) as u32)).to_le_bytes()
-            }
-            _ => last_chunk(raw.get(i..)?),
-        };
-        put(out, o, chunk)?;
-        let m = crate::scanner::simd::backslashes16(&chunk);
+        let src: &[u8; W] = buf.get(i.checked_sub(base)?..)?.get(..W)?.try_into().ok()?;
+        let dst: &mut [MaybeUninit<u8>; W] = out.get_mut(o..o + W)?.try_into().ok()?;
+        let m = copy_mask(src, dst);
         if m == 0 {
-            i += left.min(16);
-            o += left.min(16);
-            continue;
+            return Some(o + left);
         }
         let k = m.trailing_zeros() as usize;
         i += k;
@@ -301,26 +312,6 @@ fn put<const N: usize>(out: &mut [MaybeUninit<u8>], at: usize, bytes: [u8; N]) -
     out.get_mut(at..at + N)?
         .copy_from_slice(&bytes.map(MaybeUninit::new));
     Some(())
-}
-
-/// The last bytes of a string (fewer than 16), padded with zeros (not backslashes): two
-/// overlapping word copies instead of a `memcpy` call.
-#[inline(always)]
-fn last_chunk(rest: &[u8]) -> [u8; 16] {
-    let mut t = [0u8; 16];
-    let r = rest.len();
-    if (8..16).contains(&r) {
-        t[..8].copy_from_slice(&rest[..8]);
-        t[r - 8..r].copy_from_slice(&rest[r - 8..]);
-    } else if (4..8).contains(&r) {
-        t[..4].copy_from_slice(&rest[..4]);
-        t[r - 4..r].copy_from_slice(&rest[r - 4..]);
-    } else if (1..4).contains(&r) {
-        t[0] = rest[0];
-        t[r / 2] = rest[r / 2];
-        t[r - 1] = rest[r - 1];
-    }
-    t
 }
 
 /// Decodes the escape whose backslash is at `b[at]`: the UTF-8 it stands for (in the first
