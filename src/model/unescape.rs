@@ -114,12 +114,12 @@ const HEX: [u8; 256] = {
 /// looks and one test, no branch per digit).
 #[inline(always)]
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
-    let s: &[u8; 4] = b.get(at..at + 4)?.try_into().ok()?;
-    let d = s.map(|c| HEX[c as usize]);
-    if (d[0] | d[1] | d[2] | d[3]) & 0x80 != 0 {
+    let &[w, x, y, z] = b.get(at..)?.first_chunk::<4>()?;
+    let [w, x, y, z] = [w, x, y, z].map(|c| HEX[c as usize] as u32);
+    if (w | x | y | z) & 0x80 != 0 {
         return None;
     }
-    Some((d[0] as u32) << 12 | (d[1] as u32) << 8 | (d[2] as u32) << 4 | d[3] as u32)
+    Some(w << 12 | x << 8 | y << 4 | z)
 }
 
 /// How many bytes past `raw.len()` the output of [`unescape_blocks`] must have.
