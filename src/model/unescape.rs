@@ -126,7 +126,7 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
 const SLACK: usize = 32;
 
 /// Unescapes `raw` into `out` (at least `raw.len() + SLACK` bytes) by chunks of 32 bytes
-/// (AVX2, when the CPU has it) then 16, with no call per escape: each chunk of `raw` is
+/// (AVX2, when the CPU has it and `raw` is longer) or 16, with no call per escape: each chunk of `raw` is
 /// stored whole where the output has got to, and only its bytes before the first backslash
 /// count (the rest is written over next); that escape is decoded in place and the next
 /// chunk starts right after it. Returns the output's length `len`, or `None` when an escape
@@ -136,7 +136,7 @@ const SLACK: usize = 32;
 /// On `Some(len)`, every byte of `out[..len]` has been written: the output only grows over
 /// bytes just stored (a chunk's 32 or 16 cover the at most 32 or 16 it counts; an escape's 4
 /// the at most 4 it decodes to). Every escape is at least as long as what it decodes to
-/// (`escape_at` returns `None` otherwise), so the output never gets ahead of the input
+/// (`escape_with` returns `None` otherwise), so the output never gets ahead of the input
 /// (`o <= i`), and a chunk stored at `o` ends by `raw.len() + SLACK`. The output is valid
 /// UTF-8 for the same reason as [`unescape_runs`]'s: the bytes kept are `raw` cut at ASCII
 /// backslashes, and escapes decode to whole characters.
@@ -287,42 +287,52 @@ fn tail_loop<const W: usize>(
     } else {
         buf.get_mut(..n)?.copy_from_slice(raw);
     }
+    if 2 * W > buf.len() || out.len() < n + SLACK || i < base || o > i {
+        return None;
+    }
+    let src = buf.as_ptr();
+    let dst = out.as_mut_ptr();
     while i < n {
+        debug_assert!(o <= i);
         let left = n - i;
-        let src: &[u8; W] = buf.get(i.checked_sub(base)?..)?.get(..W)?.try_into().ok()?;
-        let dst: &mut [MaybeUninit<u8>; W] = out.get_mut(o..o + W)?.try_into().ok()?;
-        let m = copy_mask(src, dst);
+        // SAFETY: `base <= i < n <= base + W`, so the `W` bytes at `src + (i - base)` end by
+        // `2 * W <= buf.len()`; `o <= i < n` (as in `block_loop`), so the `W` at `dst + o` end
+        // by `n + W <= out.len()`. Alignment 1; `buf` is a local copy, and `out` is not used
+        // while `dst` is borrowed.
+        let m = unsafe { copy_mask(&*src.add(i - base).cast(), &mut *dst.add(o).cast()) };
         if m == 0 {
             return Some(o + left);
         }
-        let k = m.trailing_zeros() as usize;
+        let k = (m.trailing_zeros() as usize) & (W - 1);
         i += k;
         o += k;
-        let (bytes, len, wrote) = escape_at(raw, i)?;
-        put(out, o, bytes)?;
+        // A backslash ending the string (never in validated content) has no second byte.
+        let c = *raw.get(i + 1)?;
+        let one = SIMPLE[c as usize];
+        if one != 0 {
+            // SAFETY: `o <= i < n`, so `dst + o` lies in `out`.
+            unsafe { dst.add(o).write(MaybeUninit::new(one)) };
+            i += 2;
+            o += 1;
+            continue;
+        }
+        let (bytes, len, wrote) = escape_with(raw, i, c)?;
+        debug_assert!(wrote <= len);
+        // SAFETY: `o <= i < n`, so the 4 bytes at `dst + o` end by `n + 3 < out.len()`.
+        unsafe {
+            dst.add(o)
+                .cast::<[MaybeUninit<u8>; 4]>()
+                .write_unaligned(bytes.map(MaybeUninit::new))
+        };
         i += len;
         o += wrote;
     }
     Some(o)
 }
 
-/// Stores `bytes` at `out[at..]`.
-#[inline(always)]
-fn put<const N: usize>(out: &mut [MaybeUninit<u8>], at: usize, bytes: [u8; N]) -> Option<()> {
-    out.get_mut(at..at + N)?
-        .copy_from_slice(&bytes.map(MaybeUninit::new));
-    Some(())
-}
-
-/// Decodes the escape whose backslash is at `b[at]`: the UTF-8 it stands for (in the first
-/// bytes of four), the escape's length and the UTF-8 length, or `None` when that is more
-/// than the escape's length.
-#[inline(always)]
-fn escape_at(b: &[u8], at: usize) -> Option<([u8; 4], usize, usize)> {
-    escape_with(b, at, *b.get(at + 1)?)
-}
-
-/// [`escape_at`] with the escape's second byte `c` (`b[at + 1]`) already read.
+/// Decodes the escape whose backslash is at `b[at]` and whose second byte is `c`
+/// (`b[at + 1]`): the UTF-8 it stands for (in the first bytes of four), the escape's length
+/// and the UTF-8 length, or `None` when that is more than the escape's length.
 #[inline(always)]
 fn escape_with(b: &[u8], at: usize, c: u8) -> Option<([u8; 4], usize, usize)> {
     if SIMPLE[c as usize] != 0 {
