@@ -31,8 +31,8 @@ impl ByteSink for bumpalo::collections::Vec<'_, u8> {
 }
 
 /// The byte a two-character escape `\c` stands for, indexed by `c`; 0 for the others.
-const SIMPLE: [u8; 128] = {
-    let mut t = [0u8; 128];
+const SIMPLE: [u8; 256] = {
+    let mut t = [0u8; 256];
     t[b'"' as usize] = b'"';
     t[b'\\' as usize] = b'\\';
     t[b'/' as usize] = b'/';
@@ -65,7 +65,7 @@ pub(crate) fn unescape_runs(raw: &str, out: &mut impl ByteSink) {
 #[inline(always)]
 fn escape_into(b: &[u8], at: usize, out: &mut impl ByteSink) -> usize {
     match b.get(at + 1) {
-        Some(&c) if c < 128 && SIMPLE[c as usize] != 0 => {
+        Some(&c) if SIMPLE[c as usize] != 0 => {
             out.put(&[SIMPLE[c as usize]]);
             2
         }
@@ -114,96 +114,228 @@ const HEX: [u8; 256] = {
 /// looks and one test, no branch per digit).
 #[inline(always)]
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
-    let s: &[u8; 4] = b.get(at..at + 4)?.try_into().ok()?;
-    let d = s.map(|c| HEX[c as usize]);
-    if (d[0] | d[1] | d[2] | d[3]) & 0x80 != 0 {
+    let &[w, x, y, z] = b.get(at..)?.first_chunk::<4>()?;
+    let [w, x, y, z] = [w, x, y, z].map(|c| HEX[c as usize] as u32);
+    if (w | x | y | z) & 0x80 != 0 {
         return None;
     }
-    Some((d[0] as u32) << 12 | (d[1] as u32) << 8 | (d[2] as u32) << 4 | d[3] as u32)
+    Some(w << 12 | x << 8 | y << 4 | z)
 }
 
 /// How many bytes past `raw.len()` the output of [`unescape_blocks`] must have.
-const SLACK: usize = 16;
+const SLACK: usize = 32;
 
-/// Unescapes `raw` into `out` (at least `raw.len() + SLACK` bytes) 16 bytes at a time, with
-/// no call per escape: each 16-byte chunk of `raw` is stored whole where the output has got
-/// to, and only its bytes before the first backslash count (the rest is written over next);
-/// that escape is decoded in place and the next chunk starts right after it. Returns the
-/// output's length `len`, or `None` when an escape decodes to more bytes than it is long
-/// (only invalid ones, which validated content never has; the caller then unescapes by
-/// runs).
+/// Unescapes `raw` into `out` (at least `raw.len() + SLACK` bytes) by chunks of 32 bytes
+/// (AVX2, when the CPU has it and `raw` is longer) or 16, with no call per escape: each chunk of `raw` is
+/// stored whole where the output has got to, and only its bytes before the first backslash
+/// count (the rest is written over next); that escape is decoded in place and the next
+/// chunk starts right after it. Returns the output's length `len`, or `None` when an escape
+/// decodes to more bytes than it is long (only invalid ones, which validated content never
+/// has; the caller then unescapes by runs).
 ///
 /// On `Some(len)`, every byte of `out[..len]` has been written: the output only grows over
-/// bytes just stored (a chunk's 16 cover the at most 16 it counts; an escape's 4 the at most
-/// 4 it decodes to). Every escape is at least as long as what it decodes to, so the output
-/// never gets ahead of the input (`o <= i`), and a chunk stored at `o` ends by
-/// `raw.len() + SLACK`. The output is valid UTF-8 for the same reason as
-/// [`unescape_runs`]'s: the bytes kept are `raw` cut at ASCII backslashes, and escapes decode
-/// to whole characters.
+/// bytes just stored (a chunk's 32 or 16 cover the at most 32 or 16 it counts; an escape's 4
+/// the at most 4 it decodes to). Every escape is at least as long as what it decodes to
+/// (`escape_with` returns `None` otherwise), so the output never gets ahead of the input
+/// (`o <= i`), and a chunk stored at `o` ends by `raw.len() + SLACK`. The output is valid
+/// UTF-8 for the same reason as [`unescape_runs`]'s: the bytes kept are `raw` cut at ASCII
+/// backslashes, and escapes decode to whole characters.
 #[inline]
 fn unescape_blocks(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
+    blocks(raw, out, true)
+}
+
+/// [`unescape_blocks`], with the 32-byte AVX2 loop only if `wide` (and the CPU has AVX2):
+/// the tests run both and compare them.
+#[inline(always)]
+fn blocks(raw: &[u8], out: &mut [MaybeUninit<u8>], wide: bool) -> Option<usize> {
     let n = raw.len();
-    let (mut i, mut o) = (0usize, 0usize);
-    while i < n {
-        let left = n - i;
-        let chunk: [u8; 16] = match raw.get(i..i + 16) {
-            Some(c) => c.try_into().ok()?,
-            None => last_chunk(raw.get(i..)?),
-        };
-        put(out, o, chunk)?;
-        let m = crate::scanner::simd::backslashes16(&chunk);
+    if out.len() < n.checked_add(SLACK)? {
+        return None;
+    }
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    if wide && n > 32 && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (just checked).
+        return unsafe { avx2::blocks32(raw, out) };
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar))))]
+    let _ = wide;
+    chunks::<16>(raw, out, |src, dst| {
+        *dst = src.map(MaybeUninit::new);
+        crate::scanner::simd::backslashes16(src)
+    })
+}
+
+/// [`block_loop`] from the start of `raw`, then [`tail_loop`].
+#[inline(always)]
+fn chunks<const W: usize>(
+    raw: &[u8],
+    out: &mut [MaybeUninit<u8>],
+    copy_mask: impl Fn(&[u8; W], &mut [MaybeUninit<u8>; W]) -> u32,
+) -> Option<usize> {
+    let (i, o) = block_loop::<W>(raw, out, 0, 0, &copy_mask)?;
+    tail_loop::<W>(raw, out, i, o, &copy_mask)
+}
+
+/// The chunk loop of [`unescape_blocks`] from input offset `i` and output offset `o`
+/// (`o <= i`), by chunks of `W <= SLACK` bytes while a whole chunk and one byte more lie in
+/// `raw`: `copy_mask` copies a chunk and returns its backslashes (bit `k` is byte `k`).
+/// Returns where it stopped, or `None` as [`unescape_blocks`] does.
+///
+/// The chunks are read and stored without a bounds check each: the caller has checked
+/// `out.len() >= raw.len() + SLACK`, and `o <= i` and `i + W < raw.len()` bound both.
+#[inline(always)]
+fn block_loop<const W: usize>(
+    raw: &[u8],
+    out: &mut [MaybeUninit<u8>],
+    mut i: usize,
+    mut o: usize,
+    copy_mask: impl Fn(&[u8; W], &mut [MaybeUninit<u8>; W]) -> u32,
+) -> Option<(usize, usize)> {
+    let n = raw.len();
+    if W > SLACK || out.len() < n + SLACK || o > i {
+        return None;
+    }
+    let src = raw.as_ptr();
+    let dst = out.as_mut_ptr();
+    while i + W < n {
+        debug_assert!(o <= i);
+        // SAFETY: `i + W < n`, so the `W` bytes at `src + i` lie in `raw`; `o <= i` (see
+        // [`unescape_blocks`]: every escape decodes to at most its own length), so the `W` at
+        // `dst + o` end by `n + W <= out.len()`. Arrays of `u8` and `MaybeUninit<u8>` have
+        // alignment 1; `raw` and `out` do not overlap (`out` is borrowed mutably), and `out`
+        // is not used while `dst` is borrowed.
+        let m = unsafe { copy_mask(&*src.add(i).cast(), &mut *dst.add(o).cast()) };
         if m == 0 {
-            let step = left.min(16);
-            i += step;
-            o += step;
+            i += W;
+            o += W;
             continue;
         }
-        let k = m.trailing_zeros() as usize;
+        // Below `W` (`m` has `W` bits; the mask makes sure, `W` being a power of two).
+        let k = (m.trailing_zeros() as usize) & (W - 1);
         i += k;
         o += k;
-        let (bytes, len, wrote) = escape_at(raw, i)?;
-        put(out, o, bytes)?;
+        // SAFETY: `i + 1` (the escape's second byte) is at most the old `i + W`, below `n`.
+        let c = unsafe { *src.add(i + 1) };
+        let one = SIMPLE[c as usize];
+        if one != 0 {
+            // SAFETY: `o <= i < n`, so `dst + o` lies in `out`.
+            unsafe { dst.add(o).write(MaybeUninit::new(one)) };
+            i += 2;
+            o += 1;
+            continue;
+        }
+        let (bytes, len, wrote) = escape_with(raw, i, c)?;
+        debug_assert!(wrote <= len);
+        // SAFETY: `o <= i < n` (the escape's backslash is in `raw`), so the 4 bytes at
+        // `dst + o` end by `n + 3 < out.len()`; an unaligned write of `[u8; 4]`.
+        unsafe {
+            dst.add(o)
+                .cast::<[MaybeUninit<u8>; 4]>()
+                .write_unaligned(bytes.map(MaybeUninit::new))
+        };
+        i += len;
+        o += wrote;
+    }
+    Some((i, o))
+}
+
+/// The 32-byte chunks of [`unescape_blocks`].
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+mod avx2 {
+    use std::arch::x86_64::*;
+    use std::mem::MaybeUninit;
+
+    /// [`super::chunks`] by 32-byte AVX2 chunks.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn blocks32(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
+        let backslash = _mm256_set1_epi8(b'\\' as i8);
+        super::chunks::<32>(raw, out, |src, dst| {
+            // SAFETY: AVX2 is enabled in this function (the closure inherits it); the load
+            // reads the 32 bytes of `src` and the store writes the 32 of `dst` (unaligned
+            // accesses are allowed).
+            unsafe {
+                let v = _mm256_loadu_si256(src.as_ptr().cast());
+                _mm256_storeu_si256(dst.as_mut_ptr().cast(), v);
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, backslash)) as u32
+            }
+        })
+    }
+}
+
+/// The last bytes of [`unescape_blocks`] (at most `W` from `i`; `o <= i`), by the same
+/// chunks as [`block_loop`] read from a copy of the string's last `W` bytes (all of it if
+/// shorter) followed by zeros (not backslashes), so that a chunk at any `i` reads nothing
+/// past the string. Returns the output's length.
+#[inline(always)]
+fn tail_loop<const W: usize>(
+    raw: &[u8],
+    out: &mut [MaybeUninit<u8>],
+    mut i: usize,
+    mut o: usize,
+    copy_mask: impl Fn(&[u8; W], &mut [MaybeUninit<u8>; W]) -> u32,
+) -> Option<usize> {
+    let n = raw.len();
+    let mut buf = [0u8; 64];
+    let base = n.saturating_sub(W);
+    if n >= W {
+        let last: &[u8; W] = raw.get(base..)?.try_into().ok()?;
+        buf.get_mut(..W)?.copy_from_slice(last);
+    } else {
+        buf.get_mut(..n)?.copy_from_slice(raw);
+    }
+    if 2 * W > buf.len() || out.len() < n + SLACK || i < base || o > i {
+        return None;
+    }
+    let src = buf.as_ptr();
+    let dst = out.as_mut_ptr();
+    while i < n {
+        debug_assert!(o <= i);
+        let left = n - i;
+        // SAFETY: `base <= i < n <= base + W`, so the `W` bytes at `src + (i - base)` end by
+        // `2 * W <= buf.len()`; `o <= i < n` (as in `block_loop`), so the `W` at `dst + o` end
+        // by `n + W <= out.len()`. Alignment 1; `buf` is a local copy, and `out` is not used
+        // while `dst` is borrowed.
+        let m = unsafe { copy_mask(&*src.add(i - base).cast(), &mut *dst.add(o).cast()) };
+        if m == 0 {
+            return Some(o + left);
+        }
+        let k = (m.trailing_zeros() as usize) & (W - 1);
+        i += k;
+        o += k;
+        // A backslash ending the string (never in validated content) has no second byte.
+        let c = *raw.get(i + 1)?;
+        let one = SIMPLE[c as usize];
+        if one != 0 {
+            // SAFETY: `o <= i < n`, so `dst + o` lies in `out`.
+            unsafe { dst.add(o).write(MaybeUninit::new(one)) };
+            i += 2;
+            o += 1;
+            continue;
+        }
+        let (bytes, len, wrote) = escape_with(raw, i, c)?;
+        debug_assert!(wrote <= len);
+        // SAFETY: `o <= i < n`, so the 4 bytes at `dst + o` end by `n + 3 < out.len()`.
+        unsafe {
+            dst.add(o)
+                .cast::<[MaybeUninit<u8>; 4]>()
+                .write_unaligned(bytes.map(MaybeUninit::new))
+        };
         i += len;
         o += wrote;
     }
     Some(o)
 }
 
-/// Stores `bytes` at `out[at..]`.
+/// Decodes the escape whose backslash is at `b[at]` and whose second byte is `c`
+/// (`b[at + 1]`): the UTF-8 it stands for (in the first bytes of four), the escape's length
+/// and the UTF-8 length, or `None` when that is more than the escape's length.
 #[inline(always)]
-fn put<const N: usize>(out: &mut [MaybeUninit<u8>], at: usize, bytes: [u8; N]) -> Option<()> {
-    out.get_mut(at..at + N)?
-        .copy_from_slice(&bytes.map(MaybeUninit::new));
-    Some(())
-}
-
-/// The last bytes of a string (fewer than 16), padded with zeros (not backslashes): two
-/// overlapping word copies instead of a `memcpy` call.
-#[inline(always)]
-fn last_chunk(rest: &[u8]) -> [u8; 16] {
-    let mut t = [0u8; 16];
-    let r = rest.len();
-    if (8..16).contains(&r) {
-        t[..8].copy_from_slice(&rest[..8]);
-        t[r - 8..r].copy_from_slice(&rest[r - 8..]);
-    } else if (4..8).contains(&r) {
-        t[..4].copy_from_slice(&rest[..4]);
-        t[r - 4..r].copy_from_slice(&rest[r - 4..]);
-    } else if (1..4).contains(&r) {
-        t[0] = rest[0];
-        t[r / 2] = rest[r / 2];
-        t[r - 1] = rest[r - 1];
-    }
-    t
-}
-
-/// Decodes the escape whose backslash is at `b[at]`: the UTF-8 it stands for (in the first
-/// bytes of four), the escape's length and the UTF-8 length, or `None` when that is more
-/// than the escape's length.
-#[inline(always)]
-fn escape_at(b: &[u8], at: usize) -> Option<([u8; 4], usize, usize)> {
-    let c = *b.get(at + 1)?;
-    if c < 128 && SIMPLE[c as usize] != 0 {
+fn escape_with(b: &[u8], at: usize, c: u8) -> Option<([u8; 4], usize, usize)> {
+    if SIMPLE[c as usize] != 0 {
         return Some(([SIMPLE[c as usize], 0, 0, 0], 2, 1));
     }
     if c == b'u' {
@@ -223,10 +355,24 @@ fn escape_at(b: &[u8], at: usize) -> Option<([u8; 4], usize, usize)> {
                 ];
                 return Some((utf8, 6, 3));
             }
+            // A high surrogate followed by a low one: one character, four bytes.
+            Some(hi @ 0xD800..0xDC00)
+                if b.get(at + 6..at + 8) == Some(b"\\u")
+                    && let Some(lo @ 0xDC00..0xE000) = hex4(b, at + 8) =>
+            {
+                let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                let utf8 = [
+                    0xF0 | (c >> 18) as u8,
+                    0x80 | ((c >> 12) & 0x3F) as u8,
+                    0x80 | ((c >> 6) & 0x3F) as u8,
+                    0x80 | (c & 0x3F) as u8,
+                ];
+                return Some((utf8, 12, 4));
+            }
             _ => {}
         }
     }
-    // Surrogate pairs, and what validated content never has: lone surrogates, bad escapes.
+    // What validated content never has: lone surrogates, bad escapes.
     let (ch, len) = decode_escape(b, at);
     let wrote = ch.len_utf8();
     if wrote > len {
@@ -362,6 +508,18 @@ mod tests {
     fn check(raw: &str) {
         let want = unescape_scalar(raw);
         assert_eq!(unescape(raw), want, "{raw:?}");
+        // The 16-byte loop alone and with the 32-byte (AVX2) one first, when the CPU has it.
+        for wide in [false, true] {
+            let mut out = vec![MaybeUninit::new(0u8); raw.len() + SLACK];
+            if let Some(len) = blocks(raw.as_bytes(), &mut out, wide) {
+                // SAFETY: every byte of `out` was initialized (to 0, then written over).
+                let got: Vec<u8> = out[..len]
+                    .iter()
+                    .map(|b| unsafe { b.assume_init() })
+                    .collect();
+                assert_eq!(got, want.as_bytes(), "{raw:?}, wide: {wide}");
+            }
+        }
         let arena = Bump::new();
         assert_eq!(unescape_in(raw, &arena), want, "{raw:?}");
         if crate::Str::from_raw(raw).is_ok() {
@@ -384,6 +542,8 @@ mod tests {
             r"\u00e9",
             r"\u2615",
             r"\ud83d\ude00",
+            r"\uD83D\uDE00",
+            r"\udbff\udfff",
             r"\u0000",
             r"\uffff",
             // Invalid (never in validated input; error messages unescape raw bytes).
@@ -392,6 +552,11 @@ mod tests {
             r"\ud83d",
             r"\ud83dx",
             r"\ude00",
+            r"\ud83d\u0041",
+            r"\ud83d\ud83d\ude00",
+            r"\ud83d\u",
+            r"\ud83d\ude0",
+            r"\ud83d\n",
             "\\",
         ];
         for e in escapes {
@@ -423,7 +588,7 @@ mod tests {
             r"\q",
             r"\u12",
         ] {
-            for pre in 0..40 {
+            for pre in 0..72 {
                 for post in 0..20 {
                     let text = format!("{}{e}{}", "x".repeat(pre), "é".repeat(post / 2));
                     check(&text);
