@@ -171,6 +171,63 @@ mod tests {
         }
     }
 
+    /// Every name of [`KEYS`] is found, as written and by the escaped path; keys one byte off
+    /// (changed, dropped, added), a case change and keys longer than any name are not; an
+    /// escaped spelling of a name is that name, and one byte off it is not.
+    #[test]
+    fn every_name_and_no_near_miss() {
+        let named = |k: &str| KEYS.entries().iter().find(|e| e.0 == k).map(|e| e.1);
+        let check = |key: &str, want: Option<F>| {
+            assert_eq!(field(&token(key, false)), want, "{key:?}");
+            assert_eq!(KEYS.find(key.as_bytes()), want, "{key:?}");
+            assert_eq!(KEYS.find_escaped(&Str::new(key)), want, "{key:?}");
+        };
+        for &(name, f) in KEYS.entries() {
+            check(name, Some(f));
+            assert_eq!(field(&token(name, true)), Some(f), "{name}");
+            let b = name.as_bytes();
+            for at in 0..b.len() {
+                for c in [b'a', b'Z', b'_', b'0', b'~', b'\x7f'] {
+                    let mut k = b.to_vec();
+                    if k[at] == c {
+                        continue;
+                    }
+                    k[at] = c;
+                    let k = String::from_utf8(k).unwrap();
+                    check(&k, named(&k));
+                }
+                let mut shorter = b.to_vec();
+                shorter.remove(at);
+                let k = String::from_utf8(shorter).unwrap();
+                check(&k, named(&k));
+            }
+            for c in [b'a', b's', b'"', b' '] {
+                for k in [
+                    format!("{}{}", c as char, name),
+                    format!("{name}{}", c as char),
+                ] {
+                    check(&k, None);
+                }
+            }
+            check(&name.to_uppercase(), None);
+            // Escaped spellings: `\u` of the first and of the last byte.
+            let esc_first = format!("\\u{:04x}{}", b[0], &name[1..]);
+            let esc_last = format!("{}\\u{:04X}", &name[..b.len() - 1], b[b.len() - 1]);
+            // An escaped spelling one byte short of the name.
+            let short = format!("\\u{:04x}{}", b[0], &name[1..b.len() - 1]);
+            assert_eq!(field(&token(&short, true)), None, "{short}");
+            for k in [esc_first, esc_last] {
+                assert_eq!(field(&token(&k, true)), Some(f), "{k}");
+                let longer = format!("{k}x");
+                assert_eq!(field(&token(&longer, true)), None, "{longer}");
+            }
+        }
+        for len in [0, 1, 23, 24, 25, 40, 300] {
+            check(&"a".repeat(len), None);
+            check(&"subagentRunId".repeat(2 + len / 13), None);
+        }
+    }
+
     #[test]
     fn names_and_ids_agree_with_the_field_lists() {
         for (k, (name, f)) in KEYS.entries().iter().enumerate() {
