@@ -1,6 +1,7 @@
 //! Unit tests of the parser: key compares, many unknown fields, the messages list's size hint,
 //! fields before a message's role, integral values and capability integers.
 
+use super::lists::{MESSAGE_BYTES_HINT, MESSAGE_HINT_CAP};
 use super::*;
 
 #[test]

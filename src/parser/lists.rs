@@ -1,0 +1,265 @@
+//! Lists: the one reader of JSON arrays behind every list field, resumable on a growing
+//! buffer (the chunk-fed parser saves a list's items when the bytes run out inside it), with
+//! the room each kind of list reserves up front.
+
+use super::resume::{Item, Keep, ListFrame, ListStep, Never, Resumable};
+use super::{Filled, Parser, Slot};
+use crate::error::{ErrorKind, RawError, RawResult};
+use crate::model::List;
+
+/// Bytes per message assumed when sizing a `messages` list up front (chat bodies run from a
+/// few dozen to thousands of bytes per message).
+pub(super) const MESSAGE_BYTES_HINT: usize = 256;
+
+/// Most messages a `messages` list reserves room for up front; longer lists grow as usual.
+pub(super) const MESSAGE_HINT_CAP: usize = 4096;
+
+/// Room a non-empty list of content parts or tool calls reserves up front (they hold one to
+/// a few items; growing from one by doubling copied the list at the second and third), and
+/// the fewest bytes an item of them takes, which bounds the room by the bytes still to read.
+const SMALL_LIST_HINT: usize = 4;
+const SMALL_ITEM_BYTES: usize = 24;
+
+impl<'a> Parser<'a, '_> {
+    /// A JSON array whose items `item` reads, into the arena.
+    pub(crate) fn list<T>(
+        &mut self,
+        field: &'static str,
+        limit: usize,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<List<'a, T>> {
+        self.list_in::<T, Never>(field, limit, 0, |p, slot| Ok(slot.put(item(p)?)))
+    }
+
+    /// [`Parser::list`] for a list of `RunAgentInput` that a streaming pass can resume: on a
+    /// growing buffer the list saves its items when the bytes run out inside it, and a later
+    /// pass continues after the last complete item ([`resume`](super::resume)).
+    pub(crate) fn rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        limit: usize,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<List<'a, T>> {
+        self.list_in::<T, Resumable>(field, limit, 0, |p, slot| Ok(slot.put(item(p)?)))
+    }
+
+    /// [`Parser::rlist`] for the short lists of a message (content parts, tool calls): a
+    /// non-empty list starts with room for [`SMALL_LIST_HINT`] items, fewer when the bytes still
+    /// to read could not hold them.
+    pub(crate) fn short_rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        limit: usize,
+        mut item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<List<'a, T>> {
+        let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
+        let hint = (rest / SMALL_ITEM_BYTES).min(SMALL_LIST_HINT).min(limit);
+        self.list_in::<T, Resumable>(field, limit, hint, |p, slot| Ok(slot.put(item(p)?)))
+    }
+
+    /// An optional [`Parser::short_rlist`] (present: `null` per the options).
+    pub(crate) fn opt_short_rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<Option<List<'a, T>>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        let limit = self.opts.max_list_items;
+        self.short_rlist(field, limit, item).map(Some)
+    }
+
+    /// [`Parser::rlist`] for `messages`: a non-empty list starts with room for one message per
+    /// [`MESSAGE_BYTES_HINT`] bytes still to read (at most [`MESSAGE_HINT_CAP`]), so a typical
+    /// body fills its list without the copies of growing it (the arena keeps every outgrown
+    /// buffer, so the hint costs no more arena than the doubling it replaces). `item` builds
+    /// each message in its slot of the list.
+    pub(crate) fn messages_list<T: Item<'a>>(
+        &mut self,
+        limit: usize,
+        item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
+    ) -> RawResult<List<'a, T>> {
+        let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
+        let hint = (rest / MESSAGE_BYTES_HINT).min(MESSAGE_HINT_CAP).min(limit);
+        self.list_in::<T, Resumable>("messages", limit, hint, item)
+    }
+
+    /// The one list reader; `K` says whether its items can be saved between passes. A fresh
+    /// non-empty list reserves room for `hint` items. `item` writes each item straight into
+    /// the list's next slot.
+    #[inline(always)]
+    fn list_in<T, K: Keep<'a, T>>(
+        &mut self,
+        field: &'static str,
+        limit: usize,
+        hint: usize,
+        mut item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
+    ) -> RawResult<List<'a, T>> {
+        if self.cur.peek() != Some(b'[') {
+            return Err(self.wrong_type(field, "an array"));
+        }
+        let start = self.cur.pos;
+        let saved = match self.frames.as_mut() {
+            Some(f) => f.take_list(start),
+            None => None,
+        };
+        let restored = saved.and_then(|f| {
+            let (pos, step, reread, skip) = (f.pos, f.step, f.reread, f.skip);
+            K::restore(f.items).map(|items| (items, pos, step, reread, skip))
+        });
+        let (mut items, mut step, mut reread, mut skip) = match restored {
+            Some((items, pos, step, reread, skip)) => {
+                self.depth += 1;
+                self.cur.seek(pos);
+                (items, step, reread, skip)
+            }
+            None => {
+                self.enter()?;
+                self.cur.pos += 1;
+                (
+                    bumpalo::collections::Vec::new_in(self.arena),
+                    ListStep::First,
+                    0,
+                    false,
+                )
+            }
+        };
+        loop {
+            if step == ListStep::First {
+                self.cur.skip_ws();
+                match self.cur.peek() {
+                    Some(b']') => {
+                        self.cur.pos += 1;
+                        self.depth -= 1;
+                        return Ok(List::new());
+                    }
+                    None if self.cur.partial() => {
+                        let e = self.cur.err(ErrorKind::UnexpectedEof);
+                        return Err(self.suspend_list::<T, K>(e, start, items, step, 0, false));
+                    }
+                    _ => {
+                        items.reserve(hint);
+                        step = ListStep::Item;
+                    }
+                }
+            }
+            if step == ListStep::Item {
+                self.cur.skip_ws();
+                if items.len() >= limit {
+                    if self.cur.peek().is_none() && self.cur.partial() {
+                        // The limit error's offset is after the whitespace still to come.
+                        let e = self.cur.err(ErrorKind::UnexpectedEof);
+                        return Err(self.suspend_list::<T, K>(e, start, items, step, reread, skip));
+                    }
+                    return Err(self.cur.err(ErrorKind::TooManyItems { what: field, limit }));
+                }
+                let head = self.cur.pos;
+                if skip && self.cur.partial() {
+                    if let Err(e) = self.cur.skip_value(self.depth, self.opts.max_depth)
+                        && e.kind == ErrorKind::UnexpectedEof
+                    {
+                        self.cur.pos = head;
+                        return Err(self.suspend_list::<T, K>(e, start, items, step, reread, skip));
+                    }
+                    // Complete (or wrong): the typed parse below gives the verdict.
+                    self.cur.seek(head);
+                }
+                items.reserve(1);
+                let len = items.len();
+                // SAFETY: `reserve(1)` made room for one item past `len`, inside the buffer;
+                // `MaybeUninit<T>` has the layout of `T`, and nothing else refers to that slot.
+                let slot = unsafe { &mut *items.as_mut_ptr().add(len).cast() };
+                match item(self, Slot(slot)) {
+                    // SAFETY: the `Filled` proves `Slot::put` wrote the item at `len`.
+                    Ok(Filled(_)) => unsafe { items.set_len(len + 1) },
+                    Err(e) => {
+                        self.cur.pos = head;
+                        return Err(self.suspend_list::<T, K>(e, start, items, step, reread, skip));
+                    }
+                }
+                (reread, skip) = (0, false);
+            }
+            self.cur.skip_ws();
+            match self.cur.peek() {
+                Some(b',') => {
+                    self.cur.pos += 1;
+                    step = ListStep::Item;
+                }
+                Some(b']') => {
+                    self.cur.pos += 1;
+                    break;
+                }
+                _ => {
+                    let e = self.cur.unexpected("',' or ']'");
+                    return Err(self.suspend_list::<T, K>(
+                        e,
+                        start,
+                        items,
+                        ListStep::After,
+                        0,
+                        false,
+                    ));
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(List::borrowed(items.into_bump_slice()))
+    }
+
+    /// Saves a list whose pass ran out of bytes at `self.cur.pos` (in `step`).
+    #[cold]
+    fn suspend_list<T, K: Keep<'a, T>>(
+        &mut self,
+        e: RawError,
+        start: usize,
+        items: bumpalo::collections::Vec<'a, T>,
+        step: ListStep,
+        reread: usize,
+        skip: bool,
+    ) -> RawError {
+        if e.kind != ErrorKind::UnexpectedEof || !self.cur.partial() {
+            return e;
+        }
+        let pos = self.cur.pos;
+        if let (Some(frames), Some(items)) = (self.frames.as_mut(), K::save(items)) {
+            let pass = frames.pass;
+            frames.lists.push(ListFrame {
+                start,
+                pos,
+                step,
+                items,
+                reread,
+                skip,
+                pass,
+            });
+        }
+        e
+    }
+
+    /// An optional list (present: `null` per the options).
+    pub(crate) fn opt_list<T>(
+        &mut self,
+        field: &'static str,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<Option<List<'a, T>>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        let limit = self.opts.max_list_items;
+        self.list(field, limit, item).map(Some)
+    }
+
+    /// [`Parser::opt_list`], resumable as [`Parser::rlist`].
+    pub(crate) fn opt_rlist<T: Item<'a>>(
+        &mut self,
+        field: &'static str,
+        item: impl FnMut(&mut Self) -> RawResult<T>,
+    ) -> RawResult<Option<List<'a, T>>> {
+        if self.null_as_absent(field)? {
+            return Ok(None);
+        }
+        let limit = self.opts.max_list_items;
+        self.rlist(field, limit, item).map(Some)
+    }
+}
