@@ -272,7 +272,9 @@ impl Cursor<'_> {
                     // `FAST` is built), and `ct < 0x200`, so `at + ct < 0x2000`, its length.
                     at = unsafe { *FAST.as_ptr().add(ct).add(at) } as usize;
                     let [object, shift] = MOVE[c];
-                    s = ((s << 1) | object as u64) >> shift;
+                    // (`s + s + object`, not `s << 1 | object`: one `lea`, where the `or`
+                    // compiled to an `add` and an `or` and a copy of `s` for `s & 1`.)
+                    s = (s.wrapping_add(s).wrapping_add(object as u64)) >> shift;
                 }
                 state = at >> 1;
                 if state == 0 {
