@@ -157,9 +157,11 @@ pub(super) const STEP_BULK: [u16; 4096] = {
 
 /// The grammar for a block walked without a branch per token (brackets that neither end the
 /// value nor go past the innermost 64 levels; scalars checked by block): entry
-/// `FAST[(row | byte) << 1 | top]` is the next state's row, 0 where the grammar forbids the
-/// token (row 0 leads only to row 0, so an error stays to the block's end). `top` is 1 when
-/// the innermost open container is an object; only the row of `CLOSED` reads it.
+/// `FAST[row << 1 | byte << 1 | top]` is the next state's row times two (the part of the next
+/// index that the state gives: from one token to the next the walk adds `byte << 1 | top`,
+/// computed apart, and reads), 0 where the grammar forbids the token (row 0 leads only to row
+/// 0, so an error stays to the block's end). `top` is 1 when the innermost open container is
+/// an object; only the row of `CLOSED` reads it.
 pub(super) const FAST: [u16; 8192] = {
     let mut t = [0u16; 8192];
     let mut s = 1;
@@ -181,9 +183,9 @@ pub(super) const FAST: [u16; 8192] = {
                 t[(s << 8 | b) << 1 | top] = if next == ERR {
                     0
                 } else if class == CLOSE_OBJECT || class == CLOSE_ARRAY {
-                    row(CLOSED) as u16
+                    (row(CLOSED) << 1) as u16
                 } else {
-                    row(next) as u16
+                    (row(next) << 1) as u16
                 };
                 b += 1;
             }
@@ -195,23 +197,25 @@ pub(super) const FAST: [u16; 8192] = {
 };
 
 /// What a token's byte does to the stack of open containers held with a sentinel bit above
-/// them (`s`: bit 0 the innermost, 1 = object), as `s = (s << push) >> pop | object`: the
-/// entry is `[push, pop, object, 0]`.
-pub(super) const MOVE: [[u8; 4]; 256] = {
-    let mut t = [[0u8; 4]; 256];
-    t[b'{' as usize] = [1, 0, 1, 0];
-    t[b'[' as usize] = [1, 0, 0, 0];
-    t[b'}' as usize] = [0, 1, 0, 0];
-    t[b']' as usize] = [0, 1, 0, 0];
+/// them (`s`: bit 0 the innermost, 1 = object), as `s = (s << 1 | object) >> shift` (one
+/// `lea` and one shift; the sentinel must stay below bit 63): the entry is `[object, shift]`,
+/// `shift` 0 for an opening bracket, 2 for a closing one, 1 for any other byte.
+pub(super) const MOVE: [[u8; 2]; 256] = {
+    let mut t = [[0u8, 1]; 256];
+    t[b'{' as usize] = [1, 0];
+    t[b'[' as usize] = [0, 0];
+    t[b'}' as usize] = [0, 2];
+    t[b']' as usize] = [0, 2];
     t
 };
 
-/// Every entry of [`FAST`] is a row below `0x1000`, so that `(row | byte) << 1 | top`, its
-/// index, is below its length (the walk reads it unchecked).
+/// Every entry of [`FAST`] is a row below `0x1000` times two, so that the next index, the
+/// entry plus `byte << 1 | top` (below `0x200`), is below its length (the walk reads it
+/// unchecked).
 const _: () = {
     let mut k = 0;
     while k < FAST.len() {
-        assert!(FAST[k] < 0x1000 && FAST[k] & 0xff == 0);
+        assert!(FAST[k] < 0x2000 && FAST[k] & 0x1ff == 0);
         k += 1;
     }
     assert!(FAST.len() == 0x2000);

@@ -43,21 +43,23 @@ fn broken(m: &Marks, runs: u64, starts: u64) -> u64 {
     // The separators: bytes that are no digit, past the leading `-`.
     let x = runs & !d & !minus;
     let (dot, exp, sign) = (x & m.dot, x & m.exp, x & m.sign);
-    // Where each integer part starts (a digit, or the run is bad there).
-    let int = (starts & d) | (minus << 1);
-    (x & !(m.dot | m.exp | m.sign))
-        | (int & !d)
-        | (int & m.zero & (d >> 1))
+    let sep = dot | exp;
+    // (`dot`, `exp` and `sign` are disjoint parts of `x`, so `x` without them is an `xor`;
+    // the starts that are digits need no check that they are, and `0` is a digit.)
+    (x ^ (sep | sign))
+        // Where each integer part starts: a digit (after a `-`, or the run is bad there),
+        // and a `0` only when no digit follows.
+        | ((minus << 1) & !d)
+        | ((starts | (minus << 1)) & m.zero & (d >> 1))
         // A separator after a digit, and a digit after it (a sign between an `e` and it).
-        | ((dot | exp) & !(d << 1))
-        | ((dot << 1) & !d)
+        | (sep & !(d << 1))
+        | (((dot | sign) << 1) & !d)
         | ((exp << 1) & !(d | sign))
         | (sign & !(exp << 1))
-        | ((sign << 1) & !d)
         // Each separator that has one before it in its run (runs are maximal, so the carry
         // of the sum stops at each run's end): a `.` after a `.` or an `e`, an `e` after an
         // `e`.
-        | (dot & runs.wrapping_add(dot | exp))
+        | (dot & runs.wrapping_add(sep))
         | (exp & runs.wrapping_add(exp))
 }
 

@@ -199,6 +199,9 @@ impl Cursor<'_> {
         // opening bracket takes the careful path (the depth limit, or the spill).
         let room = max_depth.saturating_sub(depth);
         let rare = room.min(64);
+        // The same for a block walked without a branch per token, whose stack shifts left
+        // by one at every token: its sentinel bit must stay below bit 63.
+        let fast_room = room.min(63);
         // A value, but not `]`: the first token is the opening bracket.
         let mut state = row(ARRAY_VALUE);
         let mut ws = 0usize;
@@ -245,30 +248,35 @@ impl Cursor<'_> {
             // The block's bytes (one register in the loop, not two).
             let here = bytes.get(base..).unwrap_or_default();
             // A block where the value cannot end (fewer closing brackets than open
-            // containers) and stays within the innermost 64 levels and the depth limit (fewer
+            // containers) and stays within the innermost 63 levels and the depth limit (fewer
             // structural bytes than the levels left): its tokens are walked without a branch,
             // the stack held in one word with a sentinel bit above it.
             if !tail
                 && (block.close.count_ones() as usize) < open
-                && open + (block.structural.count_ones() as usize) < rare
+                && open + (block.structural.count_ones() as usize) < fast_room
             {
                 let mut s = bits | 1u64 << open;
-                state &= 0xf00;
+                // The state as `FAST` holds it (its row times two): from one token to the next
+                // the chain is one load at `at + (byte << 1 | top)`, the sum computed apart.
+                let mut at = (state & 0xf00) << 1;
                 while tokens != 0 {
                     let i = tokens.trailing_zeros() as usize;
                     tokens &= tokens - 1;
                     debug_assert!(i < here.len());
                     // SAFETY: as in the loop below, `base + i < bytes.len()`.
                     let c = unsafe { *here.get_unchecked(i) } as usize;
-                    let k = (state | c) << 1 | (s & 1) as usize;
-                    debug_assert!(k < FAST.len());
-                    // SAFETY: `state` is a row below 0x1000 (masked so on entry, and every
-                    // entry of `FAST` is one: asserted where it is built) and `c < 256`, so
-                    // `k < 0x2000`, the length of `FAST`.
-                    state = unsafe { *FAST.get_unchecked(k) } as usize;
-                    let [push, pop, object, _] = MOVE[c];
-                    s = (s << push >> pop) | object as u64;
+                    let ct = c << 1 | (s & 1) as usize;
+                    debug_assert!(at + ct < FAST.len());
+                    // SAFETY: `at` is an entry of `FAST` (or the masked row times two on
+                    // entry), below `0x2000` with its low nine bits clear (asserted where
+                    // `FAST` is built), and `ct < 0x200`, so `at + ct < 0x2000`, its length.
+                    at = unsafe { *FAST.as_ptr().add(ct).add(at) } as usize;
+                    let [object, shift] = MOVE[c];
+                    // (`s + s + object`, not `s << 1 | object`: one `lea`, where the `or`
+                    // compiled to an `add` and an `or` and a copy of `s` for `s & 1`.)
+                    s = (s.wrapping_add(s).wrapping_add(object as u64)) >> shift;
                 }
+                state = at >> 1;
                 if state == 0 {
                     return Walked::Unsure;
                 }
