@@ -77,13 +77,20 @@ fn decode(chunks: &[&[u8]], options: SseOptions, check_borrow: bool) -> Outcome 
         fed += chunk.len() as u64;
         assert_eq!(d.offset(), fed, "decoder offset after a chunk");
     }
-    let finish = d.finish().map(|f| f.map(|f| It::of(Ok(SseItem::Frame(f)))));
-    Outcome {
-        items,
-        finish,
-        last_id: d.last_event_id().to_owned(),
-        retry: d.retry(),
-        offset: d.offset(),
+    Outcome::at_end(d, items)
+}
+
+impl Outcome {
+    /// The outcome once every chunk is fed: `items`, then what `finish` and the decoder say.
+    fn at_end(mut d: SseDecoder, items: Vec<It>) -> Outcome {
+        let finish = d.finish().map(|f| f.map(|f| It::of(Ok(SseItem::Frame(f)))));
+        Outcome {
+            items,
+            finish,
+            last_id: d.last_event_id().to_owned(),
+            retry: d.retry(),
+            offset: d.offset(),
+        }
     }
 }
 
@@ -98,14 +105,7 @@ fn decode_frames(chunks: &[&[u8]], options: SseOptions) -> Outcome {
             items.push(It::of(item.map(SseItem::Frame)));
         }
     }
-    let finish = d.finish().map(|f| f.map(|f| It::of(Ok(SseItem::Frame(f)))));
-    Outcome {
-        items,
-        finish,
-        last_id: d.last_event_id().to_owned(),
-        retry: d.retry(),
-        offset: d.offset(),
-    }
+    Outcome::at_end(d, items)
 }
 
 /// What [`decode_frames`] must give for `whole`: its frames and errors, the rest the same.

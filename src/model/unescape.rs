@@ -225,19 +225,41 @@ fn block_loop<const W: usize>(
             o += 1;
             continue;
         }
-        let (bytes, len, wrote) = escape_with(raw, i, c)?;
-        debug_assert!(wrote <= len);
-        // SAFETY: `o <= i < n` (the escape's backslash is in `raw`), so the 4 bytes at
-        // `dst + o` end by `n + 3 < out.len()`; an unaligned write of `[u8; 4]`.
-        unsafe {
-            dst.add(o)
-                .cast::<[MaybeUninit<u8>; 4]>()
-                .write_unaligned(bytes.map(MaybeUninit::new))
-        };
-        i += len;
+        // SAFETY: `o <= i < n` (the escape's backslash is in `raw`) and `dst` is `out`'s
+        // start, with `out.len() >= n + SLACK` (checked on entry).
+        let (took, wrote) = unsafe { put_escape(raw, i, c, dst, o) }?;
+        i += took;
         o += wrote;
     }
     Some((i, o))
+}
+
+/// Writes the escape whose backslash is `raw[i]` and whose second byte `c` is not a
+/// two-character escape's (those [`block_loop`] and [`tail_loop`] write from [`SIMPLE`]) at
+/// `dst + o`, by [`escape_with`]. Returns the bytes it took from `raw` and the bytes it
+/// wrote, or `None` as [`escape_with`] does.
+///
+/// # Safety
+/// `o <= i < raw.len()`, and `dst` is the start of an output of at least
+/// `raw.len() + SLACK` bytes that nothing else uses meanwhile.
+#[inline(always)]
+unsafe fn put_escape(
+    raw: &[u8],
+    i: usize,
+    c: u8,
+    dst: *mut MaybeUninit<u8>,
+    o: usize,
+) -> Option<(usize, usize)> {
+    let (bytes, len, wrote) = escape_with(raw, i, c)?;
+    debug_assert!(wrote <= len);
+    // SAFETY: `o <= i < raw.len()`, so the 4 bytes at `dst + o` end by `raw.len() + 3`, below
+    // the output's `raw.len() + SLACK`; an unaligned write of `[u8; 4]`.
+    unsafe {
+        dst.add(o)
+            .cast::<[MaybeUninit<u8>; 4]>()
+            .write_unaligned(bytes.map(MaybeUninit::new))
+    };
+    Some((len, wrote))
 }
 
 /// The 32-byte chunks of [`unescape_blocks`].
@@ -316,15 +338,10 @@ fn tail_loop<const W: usize>(
             o += 1;
             continue;
         }
-        let (bytes, len, wrote) = escape_with(raw, i, c)?;
-        debug_assert!(wrote <= len);
-        // SAFETY: `o <= i < n`, so the 4 bytes at `dst + o` end by `n + 3 < out.len()`.
-        unsafe {
-            dst.add(o)
-                .cast::<[MaybeUninit<u8>; 4]>()
-                .write_unaligned(bytes.map(MaybeUninit::new))
-        };
-        i += len;
+        // SAFETY: `o <= i < n` (the escape's backslash is in `raw`) and `dst` is `out`'s
+        // start, with `out.len() >= n + SLACK` (checked on entry).
+        let (took, wrote) = unsafe { put_escape(raw, i, c, dst, o) }?;
+        i += took;
         o += wrote;
     }
     Some(o)
