@@ -12,6 +12,7 @@ mod escape;
 pub(crate) mod index;
 pub(crate) mod resume;
 pub(crate) mod simd;
+mod utf8;
 
 use crate::error::{ErrorKind, RawError, RawResult};
 use crate::model::JsonKind;
@@ -337,9 +338,7 @@ impl<'a> Cursor<'a> {
             non_ascii |= high & ((1u32 << k) - 1) != 0;
             match bytes.get(at)? {
                 b'"' => {
-                    let text = bytes.get(start..at)?;
-                    // (For 64 bytes or fewer std's check is the quicker one.)
-                    if non_ascii && std::str::from_utf8(text).is_err() {
+                    if non_ascii && !utf8::valid_short(bytes, start, at) {
                         return None;
                     }
                     self.pos = at + 1;
