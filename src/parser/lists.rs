@@ -63,11 +63,7 @@ impl<'a> Parser<'a, '_> {
         field: &'static str,
         item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<Option<List<'a, T>>> {
-        if self.null_as_absent(field)? {
-            return Ok(None);
-        }
-        let limit = self.opts.max_list_items;
-        self.short_rlist(field, limit, item).map(Some)
+        self.opt_of(field, |p, limit| p.short_rlist(field, limit, item))
     }
 
     /// [`Parser::rlist`] for `messages`: a non-empty list starts with room for one message per
@@ -243,11 +239,7 @@ impl<'a> Parser<'a, '_> {
         field: &'static str,
         item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<Option<List<'a, T>>> {
-        if self.null_as_absent(field)? {
-            return Ok(None);
-        }
-        let limit = self.opts.max_list_items;
-        self.list(field, limit, item).map(Some)
+        self.opt_of(field, |p, limit| p.list(field, limit, item))
     }
 
     /// [`Parser::opt_list`], resumable as [`Parser::rlist`].
@@ -256,10 +248,21 @@ impl<'a> Parser<'a, '_> {
         field: &'static str,
         item: impl FnMut(&mut Self) -> RawResult<T>,
     ) -> RawResult<Option<List<'a, T>>> {
+        self.opt_of(field, |p, limit| p.rlist(field, limit, item))
+    }
+
+    /// An optional list (`None` when [`Parser::null_as_absent`] says so), else `read` with the
+    /// options' item limit: the body of [`Parser::opt_list`] and its resumable forms.
+    #[inline(always)]
+    fn opt_of<T>(
+        &mut self,
+        field: &'static str,
+        read: impl FnOnce(&mut Self, usize) -> RawResult<List<'a, T>>,
+    ) -> RawResult<Option<List<'a, T>>> {
         if self.null_as_absent(field)? {
             return Ok(None);
         }
         let limit = self.opts.max_list_items;
-        self.rlist(field, limit, item).map(Some)
+        read(self, limit).map(Some)
     }
 }
