@@ -10,16 +10,21 @@ use super::{Classes, Marks};
 
 // Class bits of the lookup: a byte is in a class when the tables of its low and its high
 // nibble both have the class's bit.
+// A class of one bit is read by `movemask` after a shift that puts its bit in bit 7 of each
+// byte (a 16-bit shift: the low byte's top bits move into the high byte's low ones); the
+// structural bytes' three bits are the ones from 16 to 64, so that a byte is one exactly when
+// its class byte is above 15 as a signed byte (one compare, no mask).
 const SPACE: u8 = 1; // 0x20
 const TAB_LF_CR: u8 = 2; // 0x09, 0x0A, 0x0D
-const COMMA: u8 = 4; // 0x2C
-const COLON: u8 = 8; // 0x3A
-const BRACKET: u8 = 16; // 0x5B 0x5D 0x7B 0x7D
-const DIGIT: u8 = 32; // 0x30 to 0x39
-const SIGN: u8 = 64; // 0x2B 0x2D
+const DIGIT: u8 = 4; // 0x30 to 0x39
+const SIGN: u8 = 8; // 0x2B 0x2D
+const COMMA: u8 = 16; // 0x2C
+const COLON: u8 = 32; // 0x3A
+const BRACKET: u8 = 64; // 0x5B 0x5D 0x7B 0x7D
 const EXP: u8 = 128; // 0x45 0x65 (the sign bit: read by `movemask` alone)
 const WS_BITS: u8 = SPACE | TAB_LF_CR;
 const OP_BITS: u8 = COMMA | COLON | BRACKET;
+const _: () = assert!(OP_BITS == 0x70 && COMMA == 16 && DIGIT == 1 << 2 && SIGN == 1 << 3);
 
 /// By low nibble.
 const LOW: [u8; 16] = [
@@ -91,8 +96,7 @@ pub(crate) unsafe fn classify(bytes: &[u8], at: usize) -> Classes {
     let backslash = _mm256_set1_epi8(b'\\' as i8);
     let ctrl_max = _mm256_set1_epi8(0x1f);
     let ws_bits = _mm256_set1_epi8(WS_BITS as i8);
-    let op_bits = _mm256_set1_epi8(OP_BITS as i8);
-    let digit_bits = _mm256_set1_epi8(DIGIT as i8);
+    let op_min = _mm256_set1_epi8(COMMA as i8 - 1);
     let dot = _mm256_set1_epi8(b'.' as i8);
     let zero_byte = _mm256_set1_epi8(b'0' as i8);
     let case = _mm256_set1_epi8(0x20);
@@ -107,7 +111,9 @@ pub(crate) unsafe fn classify(bytes: &[u8], at: usize) -> Classes {
             backslash: mask(_mm256_cmpeq_epi8(v, backslash)),
             // The compares with zero flag the bytes *outside* the class.
             ws: !mask(_mm256_cmpeq_epi8(_mm256_and_si256(class, ws_bits), zero)) & 0xffff_ffff,
-            op: !mask(_mm256_cmpeq_epi8(_mm256_and_si256(class, op_bits), zero)) & 0xffff_ffff,
+            // (Above 15 as a signed byte: one of the three bits of `OP_BITS` and not `EXP`,
+            // the only bit above them; no byte is in two classes.)
+            op: mask(_mm256_cmpgt_epi8(class, op_min)),
             // `]` (0x5D) and `}` (0x7D) are the bytes that read as `}` with bit 5 set.
             close: mask(_mm256_cmpeq_epi8(_mm256_or_si256(v, case), close)),
             // v <= 0x1f (unsigned) exactly when min(v, 0x1f) == v.
@@ -115,12 +121,11 @@ pub(crate) unsafe fn classify(bytes: &[u8], at: usize) -> Classes {
             // The sign bit of each byte is set exactly for the bytes >= 0x80.
             high: mask(v),
             marks: Marks {
-                digit: !mask(_mm256_cmpeq_epi8(_mm256_and_si256(class, digit_bits), zero))
-                    & 0xffff_ffff,
+                // `DIGIT` is bit 2 and `SIGN` bit 3: five and four bits to the left in each
+                // 16-bit lane put them in bit 7 of both bytes.
+                digit: mask(_mm256_slli_epi16(class, 5)),
                 dot: mask(_mm256_cmpeq_epi8(v, dot)),
-                // `SIGN` is bit 6: one bit to the left in each 16-bit lane puts it in bit 7
-                // of both bytes (the low byte's bit 7 moves to bit 0 of the high one).
-                sign: mask(_mm256_slli_epi16(class, 1)),
+                sign: mask(_mm256_slli_epi16(class, 4)),
                 exp: mask(class),
                 zero: mask(_mm256_cmpeq_epi8(v, zero_byte)),
             },
@@ -181,9 +186,9 @@ pub(crate) unsafe fn window(bytes: &[u8], at: usize) -> (u64, Marks) {
     };
     let quote = mask(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8)));
     let marks = Marks {
-        digit: in_class(DIGIT),
+        digit: mask(_mm256_slli_epi16(class, 5)),
         dot: mask(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'.' as i8))),
-        sign: mask(_mm256_slli_epi16(class, 1)),
+        sign: mask(_mm256_slli_epi16(class, 4)),
         exp: mask(class),
         zero: mask(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'0' as i8))),
     };
