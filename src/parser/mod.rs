@@ -500,7 +500,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         if self.cur.peek() != Some(b'"') {
             return Err(self.wrong_type(field, "a string"));
         }
-        let t = self.cur.string()?;
+        let t = self.cur.text_string()?;
         Ok(Str::from_validated(t.raw, t.escaped))
     }
 

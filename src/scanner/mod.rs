@@ -161,16 +161,28 @@ impl<'a> Cursor<'a> {
     pub(crate) fn string(&mut self) -> RawResult<StrToken<'a>> {
         // One-shot parsing gets a copy of the scanner without any slot book-keeping.
         if self.resume.is_some() {
-            self.string_in::<true>()
+            self.string_in::<true, false>()
         } else {
-            self.string_in::<false>()
+            self.string_in::<false, false>()
+        }
+    }
+
+    /// [`Cursor::string`] for long texts with escapes (message contents, arguments): the
+    /// blocks after the first 32 bytes by masks ([`simd::blocks_by_mask`]). Same answers and
+    /// errors; a separate copy so that the short-string readers inlined elsewhere stay small.
+    #[inline]
+    pub(crate) fn text_string(&mut self) -> RawResult<StrToken<'a>> {
+        if self.resume.is_some() {
+            self.string_in::<true, true>()
+        } else {
+            self.string_in::<false, true>()
         }
     }
 
     /// [`Cursor::string`], with (`RESUME`) or without the slot book-keeping of a pass over a
     /// growing buffer.
     #[inline(always)]
-    fn string_in<const RESUME: bool>(&mut self) -> RawResult<StrToken<'a>> {
+    fn string_in<const RESUME: bool, const MASKS: bool>(&mut self) -> RawResult<StrToken<'a>> {
         let quote = self.pos;
         debug_assert_eq!(self.peek(), Some(b'"'));
         let start = quote + 1;
@@ -178,6 +190,8 @@ impl<'a> Cursor<'a> {
         let mut pos = start;
         let mut escaped = false;
         let mut non_ascii = false;
+        // Where the escape-by-mask blocks last gave up: the per-bit loop reads that block.
+        let mut by_bits_at = usize::MAX;
         if RESUME
             && let Some(r) = &mut self.resume
             && r.string.quote == quote
@@ -204,6 +218,19 @@ impl<'a> Cursor<'a> {
                 end
             }
             None => 'scan: loop {
+                // Message texts (escaped text, JSON in JSON): the blocks by masks, a fixed cost
+                // a block instead of a loop turn a backslash; the per-bit loop below for the
+                // block where they gave up, and for plain runs.
+                if MASKS && pos != by_bits_at {
+                    match simd::blocks_by_mask(bytes, pos, &mut escaped, &mut non_ascii) {
+                        Ok(end) => break 'scan end,
+                        Err(at) => {
+                            by_bits_at = at;
+                            pos = at;
+                            continue;
+                        }
+                    }
+                }
                 let (mask, len, high) = simd::special_mask(bytes, pos);
                 if mask == 0 {
                     non_ascii |= high != 0;

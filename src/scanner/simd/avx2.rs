@@ -133,6 +133,80 @@ pub(crate) unsafe fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
     (mask, high)
 }
 
+/// See [`super::string_masks`]. The two-byte escape characters by two table looks (the
+/// byte's low and its high nibble each pick a set of classes; a byte is one of the eight
+/// exactly when the two sets meet), so a vector costs about a dozen operations.
+///
+/// # Safety
+/// The CPU must support AVX2, and `at + 64 <= bytes.len()`.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
+    debug_assert!(at + 64 <= bytes.len());
+    let quote = _mm256_set1_epi8(b'"' as i8);
+    let backslash = _mm256_set1_epi8(b'\\' as i8);
+    let ctrl_max = _mm256_set1_epi8(0x1f);
+    let nibble = _mm256_set1_epi8(0x0f);
+    // Classes: 1 = high nibble 2 (`"`, `/`), 2 = 5 (`\`), 4 = 6 (`b`, `f`, `n`), 8 = 7
+    // (`r`, `t`). By low nibble: 2 -> `"`, `b`, `r`; 4 -> `t`; 6 -> `f`; C -> `\`; E -> `n`;
+    // F -> `/`. A byte >= 0x80 has its top bit set, which makes the low look give 0.
+    let low_table = _mm256_setr_epi8(
+        0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1, 0, 0, 13, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0,
+        4, 1,
+    );
+    let high_table = _mm256_setr_epi8(
+        0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0,
+        0, 0,
+    );
+    // SAFETY: the caller guarantees `at + 64 <= bytes.len()`, so both 32-byte loads lie inside
+    // `bytes`; unaligned loads are allowed.
+    let (a, b) = unsafe {
+        let ptr = bytes.as_ptr().add(at);
+        (
+            _mm256_loadu_si256(ptr as *const __m256i),
+            _mm256_loadu_si256(ptr.add(32) as *const __m256i),
+        )
+    };
+    let masks = |v: __m256i| -> (u64, u64, u64, u64) {
+        let q = _mm256_cmpeq_epi8(v, quote);
+        let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v);
+        let bs = _mm256_cmpeq_epi8(v, backslash);
+        let low = _mm256_shuffle_epi8(low_table, v);
+        let high = _mm256_shuffle_epi8(
+            high_table,
+            _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble),
+        );
+        let not_two = _mm256_cmpeq_epi8(_mm256_and_si256(low, high), _mm256_setzero_si256());
+        let m = |x: __m256i| _mm256_movemask_epi8(x) as u32 as u64;
+        (m(_mm256_or_si256(q, c)), m(bs), m(v), m(not_two))
+    };
+    let (e0, b0, h0, n0) = masks(a);
+    let (e1, b1, h1, n1) = masks(b);
+    super::Masks {
+        ends: e0 | (e1 << 32),
+        backslash: b0 | (b1 << 32),
+        high: h0 | (h1 << 32),
+        not_two: n0 | (n1 << 32),
+    }
+}
+
+/// See [`super::blocks_by_mask`]: the loop compiled for AVX2, [`string_masks`] inlined.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn blocks_by_mask(
+    bytes: &[u8],
+    pos: usize,
+    escaped: &mut bool,
+    non_ascii: &mut bool,
+) -> Result<usize, usize> {
+    super::blocks_by_mask_with(bytes, pos, escaped, non_ascii, |b, at| {
+        // SAFETY: AVX2 is enabled in this function, and the block lies within `b`.
+        (at + 64 <= b.len()).then(|| unsafe { string_masks(b, at) })
+    })
+}
+
 /// See [`super::find_line_end`].
 ///
 /// # Safety

@@ -69,6 +69,145 @@ impl Kernel {
 /// The block size of [`special_mask`].
 pub(crate) const BLOCK: usize = 64;
 
+/// The masks of a whole 64-byte block for the string scanner's escape-by-mask path: bit `k`
+/// is byte `at + k`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Masks {
+    /// Quotes and control bytes (below 0x20).
+    pub(crate) ends: u64,
+    /// Backslashes.
+    pub(crate) backslash: u64,
+    /// Bytes >= 0x80.
+    pub(crate) high: u64,
+    /// Bytes that may *not* follow a backslash as a two-byte escape (anything but
+    /// `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`; so `u` is set here).
+    pub(crate) not_two: u64,
+}
+
+/// [`Masks`] of the 64 bytes at `at`, which must lie within `bytes` (`None` otherwise: the
+/// caller then takes the per-bit loop).
+#[inline]
+pub(crate) fn string_masks(bytes: &[u8], at: usize) -> Option<Masks> {
+    if at + BLOCK > bytes.len() {
+        return None;
+    }
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    {
+        if level() == 2 {
+            // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
+            // `at + BLOCK <= bytes.len()` was just checked.
+            return Some(unsafe { avx2::string_masks(bytes, at) });
+        }
+        return Some(sse2::string_masks(bytes, at));
+    }
+    #[allow(unreachable_code)]
+    Some(scalar::string_masks(bytes, at))
+}
+
+/// The string scanner's blocks by masks, from `pos` (a block start that no escape crosses),
+/// for a string dense with escapes: per 64-byte block, the escaped bytes from the backslash
+/// runs ([`escapes`]), the string's end at the first quote or control byte that is not
+/// escaped, and every escaped byte before it a two-byte escape or the `u` of a plain
+/// `\\uXXXX`: a fixed cost a block instead of a loop turn a backslash. `Ok(end)` at the
+/// closing quote (`escaped` and `non_ascii` updated for the bytes before it); `Err(at)` on any
+/// doubt (a control byte, a surrogate, a bad escape, the input's last block), `at` the start
+/// of that block or the backslash of an escape cut by the block before: the caller's per-bit
+/// loop reads that block, so errors stay its own. On AVX2, one function with the kernel
+/// inlined (no call a block, the constants in registers).
+#[inline]
+pub(crate) fn blocks_by_mask(
+    bytes: &[u8],
+    pos: usize,
+    escaped: &mut bool,
+    non_ascii: &mut bool,
+) -> Result<usize, usize> {
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    {
+        if level() == 2 {
+            // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`.
+            return unsafe { avx2::blocks_by_mask(bytes, pos, escaped, non_ascii) };
+        }
+    }
+    blocks_by_mask_with(bytes, pos, escaped, non_ascii, string_masks)
+}
+
+/// [`blocks_by_mask`] over the masks of `masks` (a kernel's [`string_masks`]).
+#[inline(always)]
+pub(crate) fn blocks_by_mask_with(
+    bytes: &[u8],
+    mut pos: usize,
+    escaped: &mut bool,
+    non_ascii: &mut bool,
+    masks: impl Fn(&[u8], usize) -> Option<Masks>,
+) -> Result<usize, usize> {
+    // 1 when the byte at `pos` is escaped by the last byte of the block before.
+    let mut carry = 0u64;
+    let (mut any_escape, mut any_high, mut plain) = (false, false, false);
+    let outcome = loop {
+        let Some(b) = masks(bytes, pos) else {
+            break Err(pos - carry as usize);
+        };
+        if (b.ends | b.backslash | carry) == 0 {
+            // A second plain block in a row: a long plain run (base64), which the caller's
+            // streaming kernel crosses faster. (One plain block between escaped ones, common
+            // in texts, costs less here than a way out and back.)
+            if plain {
+                break Err(pos);
+            }
+            plain = true;
+            any_high |= b.high != 0;
+            pos += BLOCK;
+            continue;
+        }
+        plain = false;
+        let (esc, escaping, carry_out) = escapes(b.backslash, carry);
+        let ends = b.ends & !esc;
+        // The bits below the end (all when the block has none).
+        let before = ends.wrapping_sub(1) & !ends;
+        let mut odd = esc & b.not_two & before;
+        let mut sound = ends == 0 || bytes.get(pos + ends.trailing_zeros() as usize) == Some(&b'"');
+        while sound && odd != 0 {
+            let at = pos + odd.trailing_zeros() as usize;
+            odd &= odd - 1;
+            sound = bytes.get(at) == Some(&b'u') && super::escape::plain_unicode(bytes, at + 1);
+        }
+        if !sound {
+            break Err(pos - carry as usize);
+        }
+        any_escape |= escaping & before != 0;
+        any_high |= b.high & before != 0;
+        if ends != 0 {
+            break Ok(pos + ends.trailing_zeros() as usize);
+        }
+        carry = carry_out;
+        pos += BLOCK;
+    };
+    *escaped |= any_escape;
+    *non_ascii |= any_high;
+    outcome
+}
+
+/// Alternating bits from bit 1: the odd positions of a block.
+const ODD_BITS: u64 = 0xAAAA_AAAA_AAAA_AAAA;
+
+/// Which bytes of a block are escaped and which backslashes escape, from the block's
+/// backslash mask and `carry` (1 when the block's byte 0 is escaped by the last byte of the
+/// block before, else 0): returns `(escaped, escaping, carry_out)`. A run of backslashes
+/// escapes every second byte from its first one on, the byte after the run included when the
+/// run is odd; without a branch per run: a subtraction of the runs' starts from the odd bits
+/// leaves ones on the escaped bytes of runs that start on an even bit, and the xor with the
+/// odd bits corrects the runs that start on an odd one. Pure integer code, the same for every
+/// kernel; `escapes_match_the_byte_loop` holds it to a byte loop.
+#[inline(always)]
+pub(crate) fn escapes(backslash: u64, carry: u64) -> (u64, u64, u64) {
+    // A backslash escaped by the one before the block starts no escape.
+    let starts = backslash & !carry;
+    let code = ((starts << 1) | ODD_BITS).wrapping_sub(starts) ^ ODD_BITS;
+    let escaped = code ^ (backslash | carry);
+    let escaping = code & backslash;
+    (escaped, escaping, escaping >> 63)
+}
+
 /// The mask of special bytes (quote, backslash, control) in the block of up to 64 bytes at
 /// `at`: bit `k` is set when `bytes[at + k]` is special. Returns the mask, the block's length
 /// (64, or what is left of the input), and the mask of the block's bytes >= 0x80 (so that a
@@ -378,6 +517,7 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
             ));
         }
     }
+    masks_agree(bytes, from)?;
     let want = scalar::special_mask(bytes, from);
     let got = special_mask(bytes, from);
     if got != want {
@@ -395,6 +535,88 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
             if avx != (want.0, want.2) {
                 return Err(format!("avx2 mask at {from}: {avx:?}, scalar {want:?}"));
             }
+        }
+    }
+    Ok(())
+}
+
+/// The shape of [`blocks_by_mask`], for [`masks_agree`].
+type BlocksFn = dyn Fn(&[u8], usize, &mut bool, &mut bool) -> Result<usize, usize>;
+
+/// The escape-by-mask path against the per-bit loop and its kernels against the scalar one,
+/// at `from` (part of [`kernels_agree`]): every kernel's [`string_masks`] equal to the scalar
+/// twin's; [`blocks_by_mask`] (the dispatch, AVX2 on this CPU) equal to the same loop over
+/// the scalar and SSE2 masks; and, at a quote, the scanner with the mask path
+/// ([`Cursor::text_string`](crate::scanner::Cursor::text_string)) giving exactly what the
+/// per-bit scanner ([`Cursor::string`](crate::scanner::Cursor::string)) gives: the same token
+/// and end, or the same error at the same offset.
+pub(crate) fn masks_agree(bytes: &[u8], from: usize) -> Result<(), String> {
+    let want = (from + BLOCK <= bytes.len()).then(|| scalar::string_masks(bytes, from));
+    let got = string_masks(bytes, from);
+    if got != want {
+        return Err(format!("string_masks at {from}: {got:?}, scalar {want:?}"));
+    }
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    if let Some(want) = want {
+        let sse = sse2::string_masks(bytes, from);
+        if sse != want {
+            return Err(format!(
+                "sse2 string_masks at {from}: {sse:?}, scalar {want:?}"
+            ));
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 support was just checked, and `from + BLOCK <= bytes.len()`.
+            let avx = unsafe { avx2::string_masks(bytes, from) };
+            if avx != want {
+                return Err(format!(
+                    "avx2 string_masks at {from}: {avx:?}, scalar {want:?}"
+                ));
+            }
+        }
+    }
+    let run = |f: &BlocksFn| {
+        let (mut e, mut n) = (false, false);
+        let r = f(bytes, from, &mut e, &mut n);
+        (r, e, n)
+    };
+    let want = run(&|b, at, e, n| {
+        blocks_by_mask_with(b, at, e, n, |b, at| {
+            (at + BLOCK <= b.len()).then(|| scalar::string_masks(b, at))
+        })
+    });
+    let got = run(&blocks_by_mask);
+    if got != want {
+        return Err(format!(
+            "blocks_by_mask from {from}: {got:?}, scalar {want:?}"
+        ));
+    }
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    {
+        let sse = run(&|b, at, e, n| {
+            blocks_by_mask_with(b, at, e, n, |b, at| {
+                (at + BLOCK <= b.len()).then(|| sse2::string_masks(b, at))
+            })
+        });
+        if sse != want {
+            return Err(format!(
+                "sse2 blocks_by_mask from {from}: {sse:?}, scalar {want:?}"
+            ));
+        }
+    }
+    if bytes.get(from) == Some(&b'"') {
+        let mut bits = crate::scanner::Cursor::new(bytes);
+        bits.pos = from;
+        let mut masks = crate::scanner::Cursor::new(bytes);
+        masks.pos = from;
+        let summary = |r: crate::error::RawResult<crate::scanner::StrToken<'_>>, pos: usize| {
+            r.map(|t| (t.raw.len(), t.start, t.escaped, pos))
+        };
+        let want = bits.string();
+        let want = summary(want, bits.pos);
+        let got = masks.text_string();
+        let got = summary(got, masks.pos);
+        if got != want {
+            return Err(format!("text_string at {from}: {got:?}, string {want:?}"));
         }
     }
     Ok(())
@@ -616,7 +838,187 @@ mod tests {
         }
     }
 
+    /// The escaped bytes and escaping backslashes of a run of blocks, byte by byte.
+    fn reference_escapes(backslash: &[bool]) -> (Vec<bool>, Vec<bool>) {
+        let (mut escaped, mut escaping) =
+            (vec![false; backslash.len()], vec![false; backslash.len()]);
+        let mut i = 0;
+        while i < backslash.len() {
+            if backslash[i] {
+                escaping[i] = true;
+                if i + 1 < backslash.len() {
+                    escaped[i + 1] = true;
+                }
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+        (escaped, escaping)
+    }
+
+    /// `escapes` over three blocks chained by their carries against the byte loop.
+    fn check_escapes(words: [u64; 3]) {
+        let bits: Vec<bool> = (0..192)
+            .map(|i| words[i / 64] >> (i % 64) & 1 == 1)
+            .collect();
+        let (want_escaped, want_escaping) = reference_escapes(&bits);
+        let mut carry = 0;
+        for (w, &word) in words.iter().enumerate() {
+            let (escaped, escaping, out) = escapes(word, carry);
+            for k in 0..64 {
+                let i = 64 * w + k;
+                assert_eq!(
+                    escaped >> k & 1 == 1,
+                    want_escaped[i],
+                    "escaped {i} of {words:x?}"
+                );
+                assert_eq!(
+                    escaping >> k & 1 == 1,
+                    want_escaping[i],
+                    "escaping {i} of {words:x?}"
+                );
+            }
+            assert_eq!(out, escaping >> 63);
+            carry = out;
+        }
+    }
+
+    #[test]
+    fn escapes_match_the_byte_loop() {
+        // Every pattern of the 12 bits around each block edge, the rest plain or all set.
+        for pattern in 0u64..1 << 12 {
+            for fill in [0u64, u64::MAX, 0x5555_5555_5555_5555] {
+                let edge = |p: u64| (fill & !(0x3F << 58) & !0x3F) | (p & 0x3F) << 58;
+                check_escapes([edge(pattern), (pattern >> 6) | edge(pattern >> 3), pattern]);
+                check_escapes([pattern << 52, pattern >> 6, fill]);
+            }
+        }
+        for run in 0..=130 {
+            for at in [0usize, 1, 2, 61, 62, 63, 64] {
+                let mut words = [0u64; 3];
+                for i in at..(at + run).min(192) {
+                    words[i / 64] |= 1 << (i % 64);
+                }
+                check_escapes(words);
+            }
+        }
+    }
+
+    fn reference_string_masks(bytes: &[u8], at: usize) -> Masks {
+        let mut m = Masks {
+            ends: 0,
+            backslash: 0,
+            high: 0,
+            not_two: 0,
+        };
+        for (k, &b) in bytes[at..at + BLOCK].iter().enumerate() {
+            m.ends |= u64::from(b == b'"' || b < 0x20) << k;
+            m.backslash |= u64::from(b == b'\\') << k;
+            m.high |= u64::from(b >= 0x80) << k;
+            m.not_two |= u64::from(!b"\"\\/bfnrt".contains(&b)) << k;
+        }
+        m
+    }
+
+    /// Every byte value at every offset of a block (and of the block after), every kernel.
+    #[test]
+    fn string_masks_every_byte_everywhere() {
+        for b in 0..=255u8 {
+            for pos in 0..130 {
+                let mut v: Vec<u8> = (0..130).map(|k| b"a/\\nu\"Z"[k % 7]).collect();
+                v[pos] = b;
+                for at in [0, 1, 63, 64, 65, 66] {
+                    assert_eq!(scalar::string_masks(&v, at), reference_string_masks(&v, at));
+                    assert_eq!(super::masks_agree(&v, at), Ok(()));
+                }
+            }
+        }
+    }
+
+    /// Texts dense with escapes, cut at every length, read from every quote by both scanners:
+    /// same token or same error. The escapes cross the block edges at every offset.
+    #[test]
+    fn text_string_matches_the_per_bit_loop() {
+        let pieces: [&[u8]; 22] = [
+            b"\\n",
+            b"\\\"",
+            b"\\\\",
+            b"\\u00e9",
+            b"\\ud83d\\ude00",
+            b"\\uD800",
+            b"\\udc00x",
+            b"\\ud83dx",
+            b"\\x",
+            b"\\u12g4",
+            b"\\u",
+            b"abc",
+            b"\\/",
+            b"\\t\\r",
+            "\u{e9}".as_bytes(),
+            "\u{1F600}".as_bytes(),
+            b"\xC3(",
+            b"\x01",
+            b"\"",
+            b"\\\\\\",
+            b"                ",
+            b"\\uD7FF",
+        ];
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for round in 0..300 {
+            let mut v = b"\"".to_vec();
+            v.extend(std::iter::repeat_n(b'a', round % 70));
+            while v.len() < 260 {
+                let p = next() as usize % pieces.len();
+                // Mostly valid pieces, so that some strings run long.
+                if (5..18).contains(&p) && next() % 4 != 0 {
+                    v.extend_from_slice(b"\\n");
+                    continue;
+                }
+                v.extend_from_slice(pieces[p]);
+            }
+            v.push(b'"');
+            for cut in (0..=v.len()).step_by(if round % 10 == 0 { 1 } else { 17 }) {
+                let w = &v[..cut];
+                for at in 0..w.len() {
+                    assert_eq!(
+                        super::masks_agree(w, at),
+                        Ok(()),
+                        "{:?}",
+                        String::from_utf8_lossy(w)
+                    );
+                }
+            }
+        }
+    }
+
     proptest! {
+        #[test]
+        fn escapes_agree(a in any::<u64>(), b in any::<u64>(), c in any::<u64>()) {
+            check_escapes([a, b, c]);
+        }
+
+        #[test]
+        fn masks_agree_on_escaped_text(
+            parts in proptest::collection::vec(prop_oneof![
+                Just(&b"\\n"[..]), Just(&b"\\\\"[..]), Just(&b"\\\""[..]), Just(&b"\\u00e9"[..]),
+                Just(&b"\\ud83d\\ude00"[..]), Just(&b"xy"[..]), Just(&b"\""[..]), Just(&b"\xC3\xA9"[..]),
+                Just(&b"\\q"[..]), Just(&b"\x1f"[..]), Just(&b"\\u12"[..]), Just(&b"\xFF"[..]),
+            ], 0..120),
+        ) {
+            let mut v = b"\"".to_vec();
+            for p in parts { v.extend_from_slice(p); }
+            for at in 0..v.len() {
+                prop_assert_eq!(super::masks_agree(&v, at), Ok(()));
+            }
+        }
+
         #[test]
         fn kernels_agree(bytes in proptest::collection::vec(any::<u8>(), 0..300), from in 0usize..300) {
             let from = from.min(bytes.len());

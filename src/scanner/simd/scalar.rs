@@ -80,6 +80,31 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
     (mask, n, high)
 }
 
+/// See [`super::string_masks`]: the portable version, and the reference the tests hold the
+/// others to. The caller guarantees `at + 64 <= bytes.len()`.
+pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
+    let mut out = super::Masks {
+        ends: 0,
+        backslash: 0,
+        high: 0,
+        not_two: 0,
+    };
+    let block = bytes.get(at..at + super::BLOCK).unwrap_or_default();
+    for (k, chunk) in block.chunks_exact(8).enumerate() {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let eq = |c: u8| zero_bytes(x ^ (ONES * c as u64));
+        let two =
+            eq(b'"') | eq(b'\\') | eq(b'/') | eq(b'b') | eq(b'f') | eq(b'n') | eq(b'r') | eq(b't');
+        out.ends |= pack(eq(b'"') | zero_bytes(x & (ONES * 0xE0))) << (8 * k);
+        out.backslash |= pack(eq(b'\\')) << (8 * k);
+        out.high |= pack(x & HIGHS) << (8 * k);
+        out.not_two |= pack(!two & HIGHS) << (8 * k);
+    }
+    out
+}
+
 /// See [`super::mask16`]: the portable version, two words (on x86_64, the tests' reference).
 #[cfg_attr(
     all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)),

@@ -81,6 +81,43 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
     }
 }
 
+/// See [`super::string_masks`] (SSE2 has no byte shuffle: the eight escape characters by
+/// compares); the caller guarantees `at + 64 <= bytes.len()`.
+pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
+    assert!(at + 64 <= bytes.len());
+    let mut out = super::Masks {
+        ends: 0,
+        backslash: 0,
+        high: 0,
+        not_two: 0,
+    };
+    // SAFETY: SSE2 is always available on x86_64; the four 16-byte loads cover
+    // `bytes[at..at + 64]`, inside the slice by the assertion above; unaligned loads are allowed.
+    unsafe {
+        let ptr = bytes.as_ptr().add(at);
+        let eq = |v: __m128i, c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+        for k in 0..4 {
+            let v = _mm_loadu_si128(ptr.add(16 * k) as *const __m128i);
+            let q = eq(v, b'"');
+            let c = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+            let bs = eq(v, b'\\');
+            let two = _mm_or_si128(
+                _mm_or_si128(_mm_or_si128(q, bs), _mm_or_si128(eq(v, b'/'), eq(v, b'b'))),
+                _mm_or_si128(
+                    _mm_or_si128(eq(v, b'f'), eq(v, b'n')),
+                    _mm_or_si128(eq(v, b'r'), eq(v, b't')),
+                ),
+            );
+            let m = |x: __m128i| _mm_movemask_epi8(x) as u16 as u64;
+            out.ends |= m(_mm_or_si128(q, c)) << (16 * k);
+            out.backslash |= m(bs) << (16 * k);
+            out.high |= m(v) << (16 * k);
+            out.not_two |= (!m(two) & 0xffff) << (16 * k);
+        }
+    }
+    out
+}
+
 /// See [`super::mask16`]: the masks of special bytes and of bytes >= 0x80 in `chunk`.
 #[inline(always)]
 pub(crate) fn mask16(chunk: &[u8; 16]) -> (u32, u32) {
