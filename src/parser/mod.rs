@@ -175,6 +175,22 @@ pub(crate) struct Obj<'a> {
     first: bool,
 }
 
+impl Obj<'_> {
+    /// Books the known fields a template read right after the `{` (the object fresh): `seen`
+    /// their bits, `last` the highest of their ids, all below 64, read in ascending order. As
+    /// [`Parser::known_at`] books such fields one by one: no duplicate is possible, and
+    /// ascending ids are the canonical order, so no wire order is written.
+    #[inline(always)]
+    pub(crate) fn book_head(&mut self, seen: u64, last: u32) {
+        debug_assert!(self.first && self.seen == 0 && self.last_known.is_none());
+        debug_assert!(self.order.is_none() && self.extras.is_none());
+        debug_assert!(last < 64 && seen >> last == 1);
+        self.seen = seen;
+        self.last_known = Some(last);
+        self.first = false;
+    }
+}
+
 /// A value kind from its first byte, for type errors.
 fn kind_name(b: Option<u8>) -> &'static str {
     match b {
