@@ -613,7 +613,8 @@ impl<'a> Parser<'a, '_> {
         if HEAD && self.tool_call_head(&mut obj, &mut id, &mut call)? {
             set(&mut function, self.function_call::<HEAD>()?);
         }
-        while let Some(key) = self.next_key(&mut obj)? {
+        let mut key = StrToken::EMPTY;
+        while self.next_key_into(&mut obj, &mut key)? {
             let known = keys::field(&key).and_then(keys::tool_call_id);
             if let Some(k) = known {
                 self.known_at(&mut obj, ToolCall::FIELDS, k, &key)?;
@@ -684,7 +685,8 @@ impl<'a> Parser<'a, '_> {
         if HEAD && self.function_head(&mut obj, &mut name)? {
             set(&mut arguments, self.string("arguments")?);
         }
-        while let Some(key) = self.next_key(&mut obj)? {
+        let mut key = StrToken::EMPTY;
+        while self.next_key_into(&mut obj, &mut key)? {
             let known = keys::field(&key).and_then(keys::function_call_id);
             if let Some(k) = known {
                 self.known_at(&mut obj, FunctionCall::FIELDS, k, &key)?;

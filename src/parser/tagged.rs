@@ -46,7 +46,8 @@ impl<'a> Parser<'a, '_> {
         if let Some(k) = head(self, &mut obj, builder)? {
             kind = Some(k);
         }
-        while let Some(key) = self.next_key(&mut obj)? {
+        let mut key = StrToken::EMPTY;
+        while self.next_key_into(&mut obj, &mut key)? {
             let f = keys::field(&key);
             match kind {
                 Some(k) => {
