@@ -707,8 +707,8 @@ impl<'a> Parser<'a, '_> {
     /// A function call's first fields as senders write them, `"name":"…","arguments":` (the
     /// cursor just past the `{`): the name a plain ASCII string that ends within 32 bytes.
     /// On a match both fields are booked in `obj` as the general loop books them, the name
-    /// is read, the cursor is at the value of `arguments`, and the caller reads it as the
-    /// general loop does. `Ok(false)`, nothing moved, for anything else.
+    /// is read, the cursor is at the value of `arguments` (past any whitespace, as the
+    /// general loop leaves it), and the caller reads it as the general loop does. `Ok(false)`, nothing moved, for anything else.
     #[inline(always)]
     fn function_head(&mut self, obj: &mut Obj<'a>, name: &mut Option<Str<'a>>) -> RawResult<bool> {
         const ARGUMENTS: &[u8; 14] = b"\",\"arguments\":";
@@ -727,6 +727,8 @@ impl<'a> Parser<'a, '_> {
         obj.book_head(0b11, 1);
         *name = Some(Str::from_validated(self.cur.text(at + 8, end), false));
         self.cur.pos = end + ARGUMENTS.len();
+        // As the general loop, past the colon: whitespace before the value.
+        self.cur.skip_ws();
         Ok(true)
     }
 

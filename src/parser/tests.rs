@@ -358,6 +358,11 @@ fn tool_call_heads_agree_with_the_general_loops() {
         (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"{}","x":1}}"#.into(), true),
         (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"{}","name":"m"}}"#.into(), true),
         (r#"{"id":"c","type":"function","function":{"name":"n","arguments":null}}"#.into(), true),
+        // Whitespace after the colon (found by the fuzz target: the general loop skips it).
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments": "{}"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":  5}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":
+"{}" }}"#.into(), true),
         (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"\q"}}"#.into(), true),
         (r#"{"id":"c","type":"function","function":{"name":"n"}}"#.into(), true),
         (r#"{"id":"c","type":"function","function":{"name":"n\u0061","arguments":"{}"}}"#.into(), true),
