@@ -2,14 +2,17 @@
 //! (AVX2, SSE2, the dispatching entry points, the 16-byte short-string look) against the
 //! portable scalar one at every position of the input (every 13th past the first 512
 //! bytes), and the short-string look of one-shot parsing against the general string scanner
-//! there; unescaping by runs against the byte-at-a-time unescaper; and
+//! there; the message and tool call readers' head templates against their general loops at
+//! each `{`;
+//! unescaping by runs against the byte-at-a-time unescaper; and
 //! `RawJson::to_serde_value` (built iteratively) against serde_json wherever serde_json reads
 //! the text (it stops at 128 levels; we go to 512). The whole parses run too, so their paths
 //! are covered.
 #![no_main]
 
 use agui_wire::parser::differential::{
-    short_string_agrees, string_kernels_agree, unescape_fast, unescape_scalar,
+    message_paths_agree, short_string_agrees, string_kernels_agree, tool_call_paths_agree,
+    unescape_fast, unescape_scalar,
 };
 use agui_wire::{Bump, Event, RawJson, RunAgentInput};
 use libfuzzer_sys::fuzz_target;
@@ -22,6 +25,23 @@ fuzz_target!(|data: &[u8]| {
         }
         if let Err(e) = short_string_agrees(data, at) {
             panic!("short-string look and string scanner disagree: {e}");
+        }
+    }
+    // The message and tool call readers with their head templates (`"id":"…","role":"…"`,
+    // `"id":"…","type":"function","function":{"name":"…","arguments":` by byte compares) and
+    // without, at each of the first 64 `{`: the same value or the same error.
+    for at in data
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'{')
+        .map(|(at, _)| at)
+        .take(64)
+    {
+        if let Err(e) = message_paths_agree(data, at) {
+            panic!("message head template and general loop disagree: {e}");
+        }
+        if let Err(e) = tool_call_paths_agree(data, at) {
+            panic!("tool call templates and general loops disagree: {e}");
         }
     }
     let arena = Bump::new();

@@ -311,3 +311,126 @@ fn gave_up_in_place(
         Err(format!("at {at}: {who} moved the cursor and gave up"))
     }
 }
+
+/// Reads the message object at byte `at` of `bytes` (what follows it is not looked at) with the
+/// template of its first fields (`"id":"…","role":"…"` read by byte compares, then a string
+/// `,"content":"…"`) and without it, with the default and the lenient options, and says where they differ: the
+/// message, where the cursor ends and the whitespace it counted, or the error's kind and
+/// offset. Returns whether the template read the head (with the default options).
+///
+/// ```
+/// use agui_wire::parser::differential::message_paths_agree;
+/// assert_eq!(message_paths_agree(br#"{"id":"m1","role":"user","content":"hi"}"#, 0), Ok(true));
+/// // Left to the general loop: whitespace, a key before `id`, an escaped role.
+/// assert_eq!(message_paths_agree(br#"{ "id":"m1","role":"user","content":"hi"}"#, 0), Ok(false));
+/// assert_eq!(message_paths_agree(br#"{"name":"a","id":"m1","role":"user","content":"hi"}"#, 0), Ok(false));
+/// assert_eq!(message_paths_agree(br#"{"id":"m1","role":"us\u0065r","content":"hi"}"#, 0), Ok(false));
+/// // The same error either way.
+/// assert_eq!(message_paths_agree(br#"{"id":"m1","role":"user","id":"m2","content":"hi"}"#, 0), Ok(true));
+/// ```
+pub fn message_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
+    use super::Parser;
+    if bytes.get(at) != Some(&b'{') {
+        return Ok(false);
+    }
+    let arena = bumpalo::Bump::new();
+    let mut read = false;
+    for (k, opts) in [ParseOptions::default(), ParseOptions::lenient()]
+        .iter()
+        .enumerate()
+    {
+        let mut probe = Parser::new(bytes, &arena, opts);
+        probe.cur.pos = at;
+        let mut parts = super::input::MessageParts::default();
+        let mut obj = probe.open().map_err(|e| format!("{e:?}"))?;
+        probe.cur.pos = at + 1;
+        // (An error reading the content comes after the head matched.)
+        let head = !matches!(probe.message_head(&mut obj, &mut parts), Ok(None));
+        read |= head && k == 0;
+        let run = |head: bool| {
+            let mut p = Parser::new(bytes, &arena, opts);
+            p.cur.pos = at;
+            let r = if head {
+                p.message_in::<true, _>(|m| m)
+            } else {
+                p.message_in::<false, _>(|m| m)
+            };
+            (r.map(|m| format!("{m:?}")), p.cur.pos, p.cur.ws, p.depth)
+        };
+        let (fast, general) = (run(true), run(false));
+        let same = match (&fast.0, &general.0) {
+            (Ok(a), Ok(b)) => {
+                a == b && (fast.1, fast.2, fast.3) == (general.1, general.2, general.3)
+            }
+            (Err(a), Err(b)) => a.kind == b.kind && a.offset == b.offset,
+            _ => false,
+        };
+        if !same {
+            return Err(format!(
+                "at {at} (head read: {head}): with the template {fast:?}, without {general:?}"
+            ));
+        }
+    }
+    Ok(read)
+}
+
+/// Reads the tool call object at byte `at` of `bytes` (what follows it is not looked at) with
+/// the templates of its first fields (`"id":"…","type":"function","function":{`) and of its
+/// function's (`"name":"…","arguments":`) and without them, with the default and the lenient
+/// options, and says where they differ: the call, where the cursor ends and the whitespace
+/// it counted, or the error's kind and offset. Returns whether the call's template matched
+/// (with the default options).
+///
+/// ```
+/// use agui_wire::parser::differential::tool_call_paths_agree;
+/// let call = br#"{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}"#;
+/// assert_eq!(tool_call_paths_agree(call, 0), Ok(true));
+/// let spaced = br#"{"id":"c1", "type":"function","function":{"name":"f","arguments":"{}"}}"#;
+/// assert_eq!(tool_call_paths_agree(spaced, 0), Ok(false));
+/// // The same error either way.
+/// let bad = br#"{"id":"c1","type":"function","function":{"name":"f","arguments":5}}"#;
+/// assert_eq!(tool_call_paths_agree(bad, 0), Ok(true));
+/// ```
+pub fn tool_call_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
+    use super::Parser;
+    if bytes.get(at) != Some(&b'{') {
+        return Ok(false);
+    }
+    let arena = bumpalo::Bump::new();
+    let mut read = false;
+    for (k, opts) in [ParseOptions::default(), ParseOptions::lenient()]
+        .iter()
+        .enumerate()
+    {
+        let mut probe = Parser::new(bytes, &arena, opts);
+        probe.cur.pos = at;
+        let mut obj = probe.open().map_err(|e| format!("{e:?}"))?;
+        let (mut id, mut call) = (None, crate::model::ToolCall::default());
+        let head = probe.tool_call_head(&mut obj, &mut id, &mut call) == Ok(true);
+        read |= head && k == 0;
+        let run = |head: bool| {
+            let mut p = Parser::new(bytes, &arena, opts);
+            p.cur.pos = at;
+            let r = if head {
+                p.tool_call_in::<true>()
+            } else {
+                p.tool_call_in::<false>()
+            };
+            (r.map(|c| format!("{c:?}")), p.cur.pos, p.cur.ws, p.depth)
+        };
+        let (fast, general) = (run(true), run(false));
+        let same = match (&fast.0, &general.0) {
+            (Ok(a), Ok(b)) => {
+                a == b && (fast.1, fast.2, fast.3) == (general.1, general.2, general.3)
+            }
+            (Err(a), Err(b)) => a.kind == b.kind && a.offset == b.offset,
+            _ => false,
+        };
+        if !same {
+            return Err(format!(
+                "at {at} (head read: {head}): with the templates {fast:?}, without {general:?}"
+            ));
+        }
+    }
+    Ok(read)
+}

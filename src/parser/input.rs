@@ -4,10 +4,10 @@ use bumpalo::Bump;
 
 use super::keys::{self, F};
 use super::resume::TopFrame;
-use super::{ParseOptions, Parser, set};
+use super::{Obj, ParseOptions, Parser, set};
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::model::*;
-use crate::scanner::StrToken;
+use crate::scanner::{StrToken, simd};
 
 impl<'a> RunAgentInput<'a> {
     /// Parses a `RunAgentInput` body with the default [`ParseOptions`].
@@ -52,7 +52,7 @@ impl<'a> RunAgentInput<'a> {
 
 /// Every field a message of any role may have, while its role is being worked out.
 #[derive(Default)]
-struct MessageParts<'a> {
+pub(crate) struct MessageParts<'a> {
     id: Option<Str<'a>>,
     name: Option<Str<'a>>,
     encrypted_value: Option<Str<'a>>,
@@ -94,6 +94,59 @@ enum SourceKind {
     Data,
     Url,
     File,
+}
+
+/// Whether `input` holds `lit` at `at`.
+#[inline(always)]
+fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
+    at.checked_add(N)
+        .and_then(|end| input.get(at..end))
+        .is_some_and(|s| s == lit)
+}
+
+/// The role whose name, then a closing quote, starts at `at`, and the name's length; `None`
+/// when the bytes there are not one of them (or fewer than 10 bytes are left).
+#[inline(always)]
+fn role_at(b: &[u8], at: usize) -> Option<(Role, usize)> {
+    let w = u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?);
+    let w2 = u16::from_le_bytes(b.get(at + 8..at + 10)?.try_into().ok()?);
+    const fn word(s: &[u8]) -> u64 {
+        let mut w = 0u64;
+        let mut i = 0;
+        while i < s.len() && i < 8 {
+            w |= (s[i] as u64) << (8 * i);
+            i += 1;
+        }
+        w
+    }
+    const M5: u64 = (1 << 40) - 1;
+    const M7: u64 = (1 << 56) - 1;
+    let t = u16::from_le_bytes(*b"t\"");
+    let r = u16::from_le_bytes(*b"r\"");
+    let g = u16::from_le_bytes(*b"g\"");
+    Some(if w == word(b"assistan") && w2 == t {
+        (Role::Assistant, 9)
+    } else if w & M5 == word(b"user\"") {
+        (Role::User, 4)
+    } else if w & M5 == word(b"tool\"") {
+        (Role::Tool, 4)
+    } else if w == word(b"reasonin") && w2 == g {
+        (Role::Reasoning, 9)
+    } else if w & M7 == word(b"system\"") {
+        (Role::System, 6)
+    } else if w == word(b"develope") && w2 == r {
+        (Role::Developer, 9)
+    } else if w == word(b"activity") && w2 & 0xff == u16::from(b'"') {
+        (Role::Activity, 8)
+    } else {
+        return None;
+    })
+}
+
+/// [`role_at`] for the unit tests.
+#[cfg(test)]
+pub(crate) fn role_at_for_tests(b: &[u8], at: usize) -> Option<(Role, usize)> {
+    role_at(b, at)
 }
 
 impl<'a> Parser<'a, '_> {
@@ -203,6 +256,16 @@ impl<'a> Parser<'a, '_> {
     /// Reads a message and hands it to `put` (which writes it where it belongs: a list's slot).
     #[inline(always)]
     pub(crate) fn message_with<R>(&mut self, put: impl FnOnce(Message<'a>) -> R) -> RawResult<R> {
+        self.message_in::<true, R>(put)
+    }
+
+    /// [`Parser::message_with`], with (`HEAD`) or without the template of its first two
+    /// fields ([`Parser::message_head`]); the differential tests compare the two.
+    #[inline(always)]
+    pub(crate) fn message_in<const HEAD: bool, R>(
+        &mut self,
+        put: impl FnOnce(Message<'a>) -> R,
+    ) -> RawResult<R> {
         let mut m = MessageParts::default();
         let (role, obj) = self.tagged_keyed(
             "message",
@@ -212,6 +275,13 @@ impl<'a> Parser<'a, '_> {
             Role::fields,
             keys::message_id,
             &mut m,
+            |p, obj, m| {
+                if HEAD {
+                    p.message_head(obj, m)
+                } else {
+                    Ok(None)
+                }
+            },
             // Every role reads a string `id` and `subagentRunId` alike, and senders put them
             // before `role`: read them on the way instead of skipping and reading them again.
             |p, f, m| {
@@ -238,12 +308,7 @@ impl<'a> Parser<'a, '_> {
                     F::ToolCallId => set(&mut m.tool_call_id, p.string("toolCallId")?),
                     F::Error => m.error = p.opt_string("error")?,
                     F::ActivityType => set(&mut m.activity_type, p.string("activityType")?),
-                    F::Content => match role {
-                        Role::User | Role::Tool => set(&mut m.content, p.content()?),
-                        Role::Activity => set(&mut m.raw_content, p.raw_object("content")?),
-                        Role::Assistant => m.text = p.opt_string("content")?,
-                        _ => set(&mut m.text, p.string("content")?),
-                    },
+                    F::Content => p.message_content(role, m)?,
                     _ => {}
                 }
                 Ok(())
@@ -322,6 +387,65 @@ impl<'a> Parser<'a, '_> {
         }))
     }
 
+    /// A message's first fields as senders write them, `"id":"…","role":"…"` and, when a
+    /// string follows as `,"content":"…"`, the content (the cursor just past the `{`): the id
+    /// a plain ASCII string that ends within 32 bytes, the role one of the role names, both
+    /// read by byte compares and one 32-byte look, the content by [`Parser::message_content`]
+    /// as the general loop reads it. On a match the fields are booked in `obj` as the general
+    /// loop books them, the cursor is after the last field read, and the role is returned.
+    /// `Ok(None)`, nothing moved, for anything else (whitespace, escapes, a longer or
+    /// non-ASCII id, another first key, an unknown role, the input's end within 10 bytes of
+    /// the role's start): the general loop then reads the message from the same place. An
+    /// error reading the content is the one the general loop gives there.
+    #[inline(always)]
+    pub(crate) fn message_head(
+        &mut self,
+        obj: &mut Obj<'a>,
+        m: &mut MessageParts<'a>,
+    ) -> RawResult<Option<Role>> {
+        let bytes = self.cur.bytes;
+        let at = self.cur.pos;
+        if !holds(bytes, at, b"\"id\":\"") {
+            return Ok(None);
+        }
+        let Some((end, false)) = simd::string_end32(bytes, at + 6) else {
+            return Ok(None);
+        };
+        if !holds(bytes, end, b"\",\"role\":\"") {
+            return Ok(None);
+        }
+        let Some((role, len)) = role_at(bytes, end + 10) else {
+            return Ok(None);
+        };
+        m.id = Some(Str::from_validated(self.cur.text(at + 6, end), false));
+        // Field ids of every role: `id` 1, `role` 2 (`Role::fields`), `content` past them.
+        let after = end + 10 + len + 1;
+        self.cur.pos = after;
+        let content = (role != Role::Activity && holds(bytes, after, b",\"content\":\""))
+            .then(|| keys::message_id(role, F::Content))
+            .flatten();
+        let Some(id) = content else {
+            obj.book_head(0b110, 2);
+            return Ok(Some(role));
+        };
+        obj.book_head(0b110 | 1 << id, id as u32);
+        self.cur.pos = after + 11;
+        self.message_content(role, m)?;
+        Ok(Some(role))
+    }
+
+    /// A message's `content`, by its role (the cursor at the value).
+    #[inline(always)]
+    fn message_content(&mut self, role: Role, m: &mut MessageParts<'a>) -> RawResult<()> {
+        match role {
+            Role::User | Role::Tool => set(&mut m.content, self.content()?),
+            Role::Activity => set(&mut m.raw_content, self.raw_object("content")?),
+            Role::Assistant => m.text = self.opt_string("content")?,
+            _ => set(&mut m.text, self.string("content")?),
+        }
+        Ok(())
+    }
+
     /// `content` of a user or tool message: a string or an array of parts.
     pub(crate) fn content(&mut self) -> RawResult<Content<'a>> {
         match self.cur.peek() {
@@ -352,6 +476,7 @@ impl<'a> Parser<'a, '_> {
                 keys::part_id(text, binary, f)
             },
             &mut b,
+            |_, _, _| Ok(None),
             |_, _, _| Ok(false),
             |p, kind, f, b| {
                 match f {
@@ -434,6 +559,7 @@ impl<'a> Parser<'a, '_> {
             },
             |k, f| keys::source_id(k as u8, f),
             &mut b,
+            |_, _, _| Ok(None),
             |_, _, _| Ok(false),
             |p, kind, f, b| {
                 match (f, kind) {
@@ -472,11 +598,23 @@ impl<'a> Parser<'a, '_> {
     }
 
     pub(crate) fn tool_call(&mut self) -> RawResult<ToolCall<'a>> {
+        self.tool_call_in::<true>()
+    }
+
+    /// [`Parser::tool_call`], with (`HEAD`) or without the templates of its first fields
+    /// and of its function's ([`Parser::tool_call_head`], [`Parser::function_head`]); the
+    /// differential tests compare the two.
+    #[inline(always)]
+    pub(crate) fn tool_call_in<const HEAD: bool>(&mut self) -> RawResult<ToolCall<'a>> {
         self.expect_kind(b'{', "toolCalls", "an object")?;
         let mut obj = self.open()?;
         let mut call = ToolCall::default();
         let (mut id, mut function) = (None, None);
-        while let Some(key) = self.next_key(&mut obj)? {
+        if HEAD && self.tool_call_head(&mut obj, &mut id, &mut call)? {
+            set(&mut function, self.function_call::<HEAD>()?);
+        }
+        let mut key = StrToken::EMPTY;
+        while self.next_key_into(&mut obj, &mut key)? {
             let known = keys::field(&key).and_then(keys::tool_call_id);
             if let Some(k) = known {
                 self.known_at(&mut obj, ToolCall::FIELDS, k, &key)?;
@@ -492,7 +630,7 @@ impl<'a> Parser<'a, '_> {
                     }
                     call.r#type = Some(t);
                 }
-                Some(2) => set(&mut function, self.function_call()?),
+                Some(2) => set(&mut function, self.function_call::<HEAD>()?),
                 Some(3) => call.encrypted_value = self.opt_string("encryptedValue")?,
                 Some(4) => call.metadata = self.metadata(false)?,
                 _ => self.unknown(&mut obj, key)?,
@@ -504,11 +642,51 @@ impl<'a> Parser<'a, '_> {
         Ok(call)
     }
 
-    fn function_call(&mut self) -> RawResult<FunctionCall<'a>> {
+    /// A tool call's first fields as senders write them, `"id":"…","type":"function",
+    /// "function":` and the `{` of its object (the cursor just past the call's `{`): the id a
+    /// plain ASCII string that ends within 32 bytes, read by byte compares and one 32-byte
+    /// look. On a match the three fields are booked in `obj` as the general loop books them,
+    /// the id and type are read, the cursor is at the function's `{`, and the caller reads
+    /// the function. `Ok(false)`, nothing moved, for anything else.
+    #[inline(always)]
+    pub(crate) fn tool_call_head(
+        &mut self,
+        obj: &mut Obj<'a>,
+        id: &mut Option<Str<'a>>,
+        call: &mut ToolCall<'a>,
+    ) -> RawResult<bool> {
+        const TYPE: &[u8; 32] = b"\",\"type\":\"function\",\"function\":{";
+        let bytes = self.cur.bytes;
+        let at = self.cur.pos;
+        if !holds(bytes, at, b"\"id\":\"") {
+            return Ok(false);
+        }
+        let Some((end, false)) = simd::string_end32(bytes, at + 6) else {
+            return Ok(false);
+        };
+        if !holds(bytes, end, TYPE) {
+            return Ok(false);
+        }
+        // `ToolCall::FIELDS`: `id` 0, `type` 1, `function` 2.
+        obj.book_head(0b111, 2);
+        *id = Some(Str::from_validated(self.cur.text(at + 6, end), false));
+        call.r#type = Some(Str::from_validated(
+            self.cur.text(end + 10, end + 18),
+            false,
+        ));
+        self.cur.pos = end + TYPE.len() - 1;
+        Ok(true)
+    }
+
+    fn function_call<const HEAD: bool>(&mut self) -> RawResult<FunctionCall<'a>> {
         self.expect_kind(b'{', "function", "an object")?;
         let mut obj = self.open()?;
         let (mut name, mut arguments) = (None, None);
-        while let Some(key) = self.next_key(&mut obj)? {
+        if HEAD && self.function_head(&mut obj, &mut name)? {
+            set(&mut arguments, self.string("arguments")?);
+        }
+        let mut key = StrToken::EMPTY;
+        while self.next_key_into(&mut obj, &mut key)? {
             let known = keys::field(&key).and_then(keys::function_call_id);
             if let Some(k) = known {
                 self.known_at(&mut obj, FunctionCall::FIELDS, k, &key)?;
@@ -524,6 +702,34 @@ impl<'a> Parser<'a, '_> {
             arguments: arguments.ok_or_else(|| Self::missing(obj.start, "arguments"))?,
             extra: self.finish(obj),
         })
+    }
+
+    /// A function call's first fields as senders write them, `"name":"…","arguments":` (the
+    /// cursor just past the `{`): the name a plain ASCII string that ends within 32 bytes.
+    /// On a match both fields are booked in `obj` as the general loop books them, the name
+    /// is read, the cursor is at the value of `arguments` (past any whitespace, as the
+    /// general loop leaves it), and the caller reads it as the general loop does. `Ok(false)`, nothing moved, for anything else.
+    #[inline(always)]
+    fn function_head(&mut self, obj: &mut Obj<'a>, name: &mut Option<Str<'a>>) -> RawResult<bool> {
+        const ARGUMENTS: &[u8; 14] = b"\",\"arguments\":";
+        let bytes = self.cur.bytes;
+        let at = self.cur.pos;
+        if !holds(bytes, at, b"\"name\":\"") {
+            return Ok(false);
+        }
+        let Some((end, false)) = simd::string_end32(bytes, at + 8) else {
+            return Ok(false);
+        };
+        if !holds(bytes, end, ARGUMENTS) {
+            return Ok(false);
+        }
+        // `FunctionCall::FIELDS`: `name` 0, `arguments` 1.
+        obj.book_head(0b11, 1);
+        *name = Some(Str::from_validated(self.cur.text(at + 8, end), false));
+        self.cur.pos = end + ARGUMENTS.len();
+        // As the general loop, past the colon: whitespace before the value.
+        self.cur.skip_ws();
+        Ok(true)
     }
 
     pub(crate) fn tool(&mut self) -> RawResult<Tool<'a>> {

@@ -175,6 +175,22 @@ pub(crate) struct Obj<'a> {
     first: bool,
 }
 
+impl Obj<'_> {
+    /// Books the known fields a template read right after the `{` (the object fresh): `seen`
+    /// their bits, `last` the highest of their ids, all below 64, read in ascending order. As
+    /// [`Parser::known_at`] books such fields one by one: no duplicate is possible, and
+    /// ascending ids are the canonical order, so no wire order is written.
+    #[inline(always)]
+    pub(crate) fn book_head(&mut self, seen: u64, last: u32) {
+        debug_assert!(self.first && self.seen == 0 && self.last_known.is_none());
+        debug_assert!(self.order.is_none() && self.extras.is_none());
+        debug_assert!(last < 64 && seen >> last == 1);
+        self.seen = seen;
+        self.last_known = Some(last);
+        self.first = false;
+    }
+}
+
 /// A value kind from its first byte, for type errors.
 fn kind_name(b: Option<u8>) -> &'static str {
     match b {
@@ -313,16 +329,30 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// Moves to the next key of `obj`: returns it with the cursor at its value, or `None`
-    /// after the closing brace. Small (a short key is read in one look, [`Cursor::key`]), so
-    /// inlined into every key loop.
+    /// after the closing brace. Small (a short key is read in one look, [`Cursor::short_key`]),
+    /// so inlined into every key loop; the hot loops take [`Parser::next_key_into`].
     #[inline(always)]
     pub(crate) fn next_key(&mut self, obj: &mut Obj<'a>) -> RawResult<Option<StrToken<'a>>> {
+        let mut key = StrToken::EMPTY;
+        Ok(self.next_key_into(obj, &mut key)?.then_some(key))
+    }
+
+    /// [`Parser::next_key`] writing the key into `key`: `Ok(true)` with the cursor at its
+    /// value, `Ok(false)` after the closing brace. The key is not moved out through `Result`
+    /// and `Option` layers, whose copies cost the message, tool call and function loops about
+    /// 1% of a chat parse.
+    #[inline(always)]
+    pub(crate) fn next_key_into(
+        &mut self,
+        obj: &mut Obj<'a>,
+        key: &mut StrToken<'a>,
+    ) -> RawResult<bool> {
         self.cur.skip_ws();
         match self.cur.peek() {
             Some(b'}') => {
                 self.cur.pos += 1;
                 self.depth -= 1;
-                return Ok(None);
+                return Ok(false);
             }
             Some(b',') if !obj.first => {
                 self.cur.pos += 1;
@@ -335,10 +365,13 @@ impl<'a, 'o> Parser<'a, 'o> {
         if self.cur.peek() != Some(b'"') {
             return Err(self.cur.unexpected("a string key"));
         }
-        let key = self.cur.key()?;
+        *key = match self.cur.short_key() {
+            Some(k) => k,
+            None => self.cur.string_out_of_line()?,
+        };
         self.cur.expect(b':', "':'")?;
         self.cur.skip_ws();
-        Ok(Some(key))
+        Ok(true)
     }
 
     /// Whether `key` spells `name` (escapes in keys are legal, if rare).

@@ -28,6 +28,7 @@ impl<'a> Parser<'a, '_> {
         fields: impl Fn(K) -> &'static [&'static str],
         ids: impl Fn(K, keys::F) -> Option<usize>,
         builder: &mut B,
+        head: impl FnOnce(&mut Self, &mut Obj<'a>, &mut B) -> RawResult<Option<K>>,
         mut early: impl FnMut(&mut Self, keys::F, &mut B) -> RawResult<bool>,
         mut on_field: impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
     ) -> RawResult<(K, Obj<'a>)> {
@@ -40,7 +41,13 @@ impl<'a> Parser<'a, '_> {
         type Pending<'a> = (StrToken<'a>, Option<keys::F>, usize, bool);
         let mut pending: SmallVec<[Pending<'a>; 4]> = SmallVec::new();
         let mut kind: Option<K> = None;
-        while let Some(key) = self.next_key(&mut obj)? {
+        // The object's first fields as a template (`head`), which books what it reads in
+        // `obj` as the loop below does and returns the kind; the loop goes on after them.
+        if let Some(k) = head(self, &mut obj, builder)? {
+            kind = Some(k);
+        }
+        let mut key = StrToken::EMPTY;
+        while self.next_key_into(&mut obj, &mut key)? {
             let f = keys::field(&key);
             match kind {
                 Some(k) => {

@@ -240,3 +240,174 @@ fn capability_integers_as_the_sdks_read_them() {
         assert_eq!(err.offset(), 30, "{bad}");
     }
 }
+
+/// The head template's role names: each role's name and closing quote is that role, with the
+/// name's length; anything else (a byte changed, dropped or added, another case, the quote
+/// missing, fewer than 10 bytes left) is no role, as `Role::from_name` says of the string.
+#[test]
+fn head_roles_are_the_role_names() {
+    use crate::model::Role;
+    let mut names: Vec<String> = Vec::new();
+    for role in Role::ALL {
+        let n = role.as_str();
+        names.push(n.to_string());
+        names.push(n.to_uppercase());
+        for at in 0..n.len() {
+            let mut b = n.as_bytes().to_vec();
+            b[at] ^= 0x01;
+            names.push(String::from_utf8(b.clone()).unwrap());
+            b.remove(at);
+            names.push(String::from_utf8(b).unwrap());
+        }
+        names.push(format!("{n}s"));
+        names.push(format!("x{n}"));
+    }
+    names.extend(["", "a", "us", "use", "toolx", "assistan", "activit"].map(String::from));
+    for name in &names {
+        for tail in [
+            "\",\"content\":\"hello world\"}",
+            "\"",
+            "\"}",
+            " \"",
+            "\\\"",
+        ] {
+            let doc = format!("{name}{tail}");
+            let got = super::input::role_at_for_tests(doc.as_bytes(), 0);
+            let want = (tail.starts_with('"') && doc.len() >= 10)
+                .then(|| Role::from_name(name))
+                .flatten()
+                .map(|r| (r, name.len()));
+            assert_eq!(got, want, "{doc:?}");
+        }
+    }
+}
+
+/// Messages read with the head template and without it: the same message, cursor and
+/// whitespace count, or the same error (kind, offset), every byte of the input cut off too.
+#[test]
+fn message_head_agrees_with_the_general_loop() {
+    use crate::parser::differential::message_paths_agree;
+    let id20 = "msg_9503843488bc9e50";
+    let id32 = "m".repeat(32);
+    let id31 = "m".repeat(31);
+    let cases: Vec<(String, bool)> = vec![
+        (format!(r#"{{"id":"{id20}","role":"assistant","content":"hi"}}"#), true),
+        (format!(r#"{{"id":"{id20}","role":"user","content":[{{"type":"text","text":"a"}}]}}"#), true),
+        (format!(r#"{{"id":"{id20}","role":"tool","content":"r","toolCallId":"c"}}"#), true),
+        (format!(r#"{{"id":"{id20}","role":"system","content":"s"}}"#), true),
+        (format!(r#"{{"id":"{id20}","role":"developer","content":"d"}}"#), true),
+        (format!(r#"{{"id":"{id20}","role":"reasoning","content":"r"}}"#), true),
+        (format!(r#"{{"id":"{id20}","role":"activity","activityType":"p","content":{{}}}}"#), true),
+        (format!(r#"{{"id":"{id31}","role":"user","content":"x"}}"#), true),
+        (r#"{"id":"","role":"user","content":"x"}"#.to_string(), true),
+        // Left to the general loop.
+        (format!(r#"{{"id":"{id32}","role":"user","content":"x"}}"#), false),
+        (r#"{"id":"café","role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"id":"a\"b","role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"id":"a\u0062","role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"id":"a","role":"usr","content":"x"}"#.to_string(), false),
+        (r#"{"id":"a","role":"User","content":"x"}"#.to_string(), false),
+        (r#"{"id":"a","role":"us\u0065r","content":"x"}"#.to_string(), false),
+        (r#"{"id":"a", "role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"id": "a","role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"role":"user","id":"a","content":"x"}"#.to_string(), false),
+        (r#"{"subagentRunId":"s","id":"a","role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"id":5,"role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"id":"a","role":5,"content":"x"}"#.to_string(), false),
+        (r#"{"\u0069d":"a","role":"user","content":"x"}"#.to_string(), false),
+        // Errors after the head: the same either way.
+        (r#"{"id":"a","role":"user","id":"b","content":"x"}"#.to_string(), true),
+        (r#"{"id":"a","role":"user","role":"tool","content":"x"}"#.to_string(), true),
+        (r#"{"id":"a","role":"user"}"#.to_string(), true),
+        (r#"{"id":"a","role":"user","content":null}"#.to_string(), true),
+        (r#"{"id":"a","role":"assistant","content":null}"#.to_string(), true),
+        (r#"{"id":"a","role":"activity","content":"x","activityType":"t"}"#.to_string(), true),
+        (r#"{"id":"a","role":"user" "content":"x"}"#.to_string(), true),
+        (r#"{"id":"a","role":"user",}"#.to_string(), true),
+        (r#"{"id":"a","role":"user","x-extra":[1,{"b":null}],"content":"x"}"#.to_string(), true),
+        (r#"{"id":"a","role":"tool","content":"x","toolCallId":"c","error":"e","metadata":{}}"#.to_string(), true),
+        ("{\"id\":\"a\",\"role\":\"user\",\"content\":\"\u{1}\"}".to_string(), true),
+        (r#"{"id":"a","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"n","arguments":"{}"}}]}"#.to_string(), true),
+    ];
+    for (doc, head) in &cases {
+        let b = doc.as_bytes();
+        message_paths_agree(b, 0).unwrap_or_else(|e| panic!("{doc}: {e}"));
+        // In a longer input (the role's 10-byte look may reach past a short message's end).
+        let long = format!("{doc}{}", " ".repeat(40));
+        assert_eq!(message_paths_agree(long.as_bytes(), 0), Ok(*head), "{doc}");
+        for cut in 0..b.len() {
+            message_paths_agree(&b[..cut], 0).unwrap_or_else(|e| panic!("{doc} cut at {cut}: {e}"));
+        }
+    }
+}
+
+/// Tool calls read with the templates of their first fields and of their function's and
+/// without them: the same call, cursor and whitespace count, or the same error (kind,
+/// offset), every byte of the input cut off too.
+#[test]
+fn tool_call_heads_agree_with_the_general_loops() {
+    use crate::parser::differential::tool_call_paths_agree;
+    let id29 = "call_792d4c4095825bd48689669c";
+    let id32 = "c".repeat(32);
+    let f = r#""function":{"name":"create_ticket","arguments":"{\"city\":\"Paris\"}"}"#;
+    let cases: Vec<(String, bool)> = vec![
+        (format!(r#"{{"id":"{id29}","type":"function",{f}}}"#), true),
+        (format!(r#"{{"id":"{id29}","type":"function",{f},"metadata":{{}}}}"#), true),
+        (format!(r#"{{"id":"","type":"function",{f}}}"#), true),
+        (r#"{"id":"c","type":"function","function":{"arguments":"{}","name":"n"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"{}","x":1}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"{}","name":"m"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":null}}"#.into(), true),
+        // Whitespace after the colon (found by the fuzz target: the general loop skips it).
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments": "{}"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":  5}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":
+"{}" }}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"\q"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n\u0061","arguments":"{}"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"é","arguments":"{}"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{ "name":"n","arguments":"{}"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments" :"{}"}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{}}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"{}"},"id":"d"}"#.into(), true),
+        (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"{}"},"function":{}}"#.into(), true),
+        // Left to the general loop.
+        (format!(r#"{{"id":"{id32}","type":"function",{f}}}"#), false),
+        (format!(r#"{{"id":"c","type":"Function",{f}}}"#), false),
+        (format!(r#"{{"id":"c","type":"functions",{f}}}"#), false),
+        (format!(r#"{{"id":"c","type":"function", {f}}}"#), false),
+        (format!(r#"{{"id":"ç","type":"function",{f}}}"#), false),
+        (format!(r#"{{"id":"c\"","type":"function",{f}}}"#), false),
+        (format!(r#"{{"type":"function","id":"c",{f}}}"#), false),
+        (r#"{"id":"c","type":"function","function":[]}"#.into(), false),
+        (r#"{"id":"c","type":"function","function": {}}"#.into(), false),
+    ];
+    for (doc, head) in &cases {
+        let b = doc.as_bytes();
+        assert_eq!(tool_call_paths_agree(b, 0), Ok(*head), "{doc}");
+        for cut in 0..b.len() {
+            tool_call_paths_agree(&b[..cut], 0)
+                .unwrap_or_else(|e| panic!("{doc} cut at {cut}: {e}"));
+        }
+    }
+    // Deeper than the limit at the function's `{`: the same error.
+    let doc = format!(r#"{{"id":"{id29}","type":"function",{f}}}"#);
+    let arena = Bump::new();
+    for max_depth in 1..4 {
+        let opts = ParseOptions {
+            max_depth,
+            ..ParseOptions::default()
+        };
+        let run = |head: bool| {
+            let mut p = Parser::new(doc.as_bytes(), &arena, &opts);
+            let r = if head {
+                p.tool_call_in::<true>()
+            } else {
+                p.tool_call_in::<false>()
+            };
+            r.map(|c| format!("{c:?}")).map_err(|e| (e.kind, e.offset))
+        };
+        assert_eq!(run(true), run(false), "max_depth {max_depth}");
+    }
+}

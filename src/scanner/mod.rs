@@ -41,6 +41,15 @@ pub(crate) struct Cursor<'a> {
     pub(crate) resume: Option<Box<Resume>>,
 }
 
+impl StrToken<'_> {
+    /// The empty string at offset 0: a placeholder for a key not read yet.
+    pub(crate) const EMPTY: StrToken<'static> = StrToken {
+        raw: "",
+        start: 0,
+        escaped: false,
+    };
+}
+
 impl<'a> Cursor<'a> {
     pub(crate) fn new(bytes: &'a [u8]) -> Cursor<'a> {
         Cursor {
@@ -130,29 +139,31 @@ impl<'a> Cursor<'a> {
         unsafe { std::str::from_utf8_unchecked(slice) }
     }
 
-    /// [`Cursor::string`] for an object key: a key that ends, plain and ASCII, within 16
-    /// bytes (every field name of the protocol) is read here in one look, small enough to
-    /// inline into the parser's key loops; any other string goes to [`Cursor::string`], out
-    /// of line. On a growing buffer too: a key found whole needs no slot (slots are for
-    /// strings cut by the buffer's end, or long ones), so the look only re-reads at most
-    /// 16 bytes that a slot of an earlier pass would have let it jump.
+    /// The look for an object key (the cursor at its opening quote): a key that ends, plain
+    /// and ASCII, within 16 bytes (every field name of the protocol) is read here in one
+    /// look, small enough to inline into the parser's key loops, and the cursor moves after
+    /// its closing quote; for any other string `None`, nothing moved, and the caller runs
+    /// [`Cursor::string_out_of_line`]. On a growing buffer too: a key found whole needs no
+    /// slot (slots are for strings cut by the buffer's end, or long ones), so the look only
+    /// re-reads at most 16 bytes that a slot of an earlier pass would have let it jump.
     #[inline(always)]
-    pub(crate) fn key(&mut self) -> RawResult<StrToken<'a>> {
+    pub(crate) fn short_key(&mut self) -> Option<StrToken<'a>> {
         let quote = self.pos;
         debug_assert_eq!(self.peek(), Some(b'"'));
-        if let Some((end, false)) = simd::short_string_end(self.bytes, quote + 1) {
-            self.pos = end + 1;
-            return Ok(StrToken {
-                raw: self.text(quote + 1, end),
-                start: quote,
-                escaped: false,
-            });
-        }
-        self.string_out_of_line()
+        let Some((end, false)) = simd::short_string_end(self.bytes, quote + 1) else {
+            return None;
+        };
+        self.pos = end + 1;
+        Some(StrToken {
+            raw: self.text(quote + 1, end),
+            start: quote,
+            escaped: false,
+        })
     }
 
+    /// [`Cursor::string`], out of line (for the keys [`Cursor::short_key`] leaves).
     #[inline(never)]
-    fn string_out_of_line(&mut self) -> RawResult<StrToken<'a>> {
+    pub(crate) fn string_out_of_line(&mut self) -> RawResult<StrToken<'a>> {
         self.string()
     }
 
