@@ -358,14 +358,7 @@ pub fn message_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
             (r.map(|m| format!("{m:?}")), p.cur.pos, p.cur.ws, p.depth)
         };
         let (fast, general) = (run(true), run(false));
-        let same = match (&fast.0, &general.0) {
-            (Ok(a), Ok(b)) => {
-                a == b && (fast.1, fast.2, fast.3) == (general.1, general.2, general.3)
-            }
-            (Err(a), Err(b)) => a.kind == b.kind && a.offset == b.offset,
-            _ => false,
-        };
-        if !same {
+        if !same_read(&fast, &general) {
             return Err(format!(
                 "at {at} (head read: {head}): with the template {fast:?}, without {general:?}"
             ));
@@ -419,18 +412,25 @@ pub fn tool_call_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
             (r.map(|c| format!("{c:?}")), p.cur.pos, p.cur.ws, p.depth)
         };
         let (fast, general) = (run(true), run(false));
-        let same = match (&fast.0, &general.0) {
-            (Ok(a), Ok(b)) => {
-                a == b && (fast.1, fast.2, fast.3) == (general.1, general.2, general.3)
-            }
-            (Err(a), Err(b)) => a.kind == b.kind && a.offset == b.offset,
-            _ => false,
-        };
-        if !same {
+        if !same_read(&fast, &general) {
             return Err(format!(
                 "at {at} (head read: {head}): with the templates {fast:?}, without {general:?}"
             ));
         }
     }
     Ok(read)
+}
+
+/// What one reader of an object gave, for the agreement functions of the templates: the value
+/// (its debug form) or the error, then the cursor, the whitespace it counted and the depth.
+type Read = (Result<String, crate::error::RawError>, usize, usize, usize);
+
+/// Whether a template's read and the general loop's agree: the same value and the cursor,
+/// whitespace count and depth after it, or an error of the same kind at the same offset.
+fn same_read(fast: &Read, general: &Read) -> bool {
+    match (&fast.0, &general.0) {
+        (Ok(a), Ok(b)) => a == b && (fast.1, fast.2, fast.3) == (general.1, general.2, general.3),
+        (Err(a), Err(b)) => a.kind == b.kind && a.offset == b.offset,
+        _ => false,
+    }
 }

@@ -104,6 +104,25 @@ fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
         .is_some_and(|s| s == lit)
 }
 
+/// Where the value of a field as senders write it ends: `input` holds `key` at `at` (the
+/// quoted key, its colon and the value's opening quote), the value is a plain ASCII string
+/// that ends within 32 bytes, and `after` follows its closing quote. `None` for anything else.
+#[inline(always)]
+fn plain_field<const K: usize, const A: usize>(
+    input: &[u8],
+    at: usize,
+    key: &[u8; K],
+    after: &[u8; A],
+) -> Option<usize> {
+    if !holds(input, at, key) {
+        return None;
+    }
+    let Some((end, false)) = simd::string_end32(input, at + K) else {
+        return None;
+    };
+    holds(input, end, after).then_some(end)
+}
+
 /// The role whose name, then a closing quote, starts at `at`, and the name's length; `None`
 /// when the bytes there are not one of them (or fewer than 10 bytes are left).
 #[inline(always)]
@@ -405,15 +424,9 @@ impl<'a> Parser<'a, '_> {
     ) -> RawResult<Option<Role>> {
         let bytes = self.cur.bytes;
         let at = self.cur.pos;
-        if !holds(bytes, at, b"\"id\":\"") {
-            return Ok(None);
-        }
-        let Some((end, false)) = simd::string_end32(bytes, at + 6) else {
+        let Some(end) = plain_field(bytes, at, b"\"id\":\"", b"\",\"role\":\"") else {
             return Ok(None);
         };
-        if !holds(bytes, end, b"\",\"role\":\"") {
-            return Ok(None);
-        }
         let Some((role, len)) = role_at(bytes, end + 10) else {
             return Ok(None);
         };
@@ -658,15 +671,9 @@ impl<'a> Parser<'a, '_> {
         const TYPE: &[u8; 32] = b"\",\"type\":\"function\",\"function\":{";
         let bytes = self.cur.bytes;
         let at = self.cur.pos;
-        if !holds(bytes, at, b"\"id\":\"") {
-            return Ok(false);
-        }
-        let Some((end, false)) = simd::string_end32(bytes, at + 6) else {
+        let Some(end) = plain_field(bytes, at, b"\"id\":\"", TYPE) else {
             return Ok(false);
         };
-        if !holds(bytes, end, TYPE) {
-            return Ok(false);
-        }
         // `ToolCall::FIELDS`: `id` 0, `type` 1, `function` 2.
         obj.book_head(0b111, 2);
         *id = Some(Str::from_validated(self.cur.text(at + 6, end), false));
@@ -714,15 +721,9 @@ impl<'a> Parser<'a, '_> {
         const ARGUMENTS: &[u8; 14] = b"\",\"arguments\":";
         let bytes = self.cur.bytes;
         let at = self.cur.pos;
-        if !holds(bytes, at, b"\"name\":\"") {
-            return Ok(false);
-        }
-        let Some((end, false)) = simd::string_end32(bytes, at + 8) else {
+        let Some(end) = plain_field(bytes, at, b"\"name\":\"", ARGUMENTS) else {
             return Ok(false);
         };
-        if !holds(bytes, end, ARGUMENTS) {
-            return Ok(false);
-        }
         // `FunctionCall::FIELDS`: `name` 0, `arguments` 1.
         obj.book_head(0b11, 1);
         *name = Some(Str::from_validated(self.cur.text(at + 8, end), false));
