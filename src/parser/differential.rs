@@ -329,42 +329,28 @@ fn gave_up_in_place(
 /// assert_eq!(message_paths_agree(br#"{"id":"m1","role":"user","id":"m2","content":"hi"}"#, 0), Ok(true));
 /// ```
 pub fn message_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
-    use super::Parser;
-    if bytes.get(at) != Some(&b'{') {
-        return Ok(false);
-    }
-    let arena = bumpalo::Bump::new();
-    let mut read = false;
-    for (k, opts) in [ParseOptions::default(), ParseOptions::lenient()]
-        .iter()
-        .enumerate()
-    {
-        let mut probe = Parser::new(bytes, &arena, opts);
-        probe.cur.pos = at;
-        let mut parts = super::input::MessageParts::default();
-        let mut obj = probe.open().map_err(|e| format!("{e:?}"))?;
-        probe.cur.pos = at + 1;
-        // (An error reading the content comes after the head matched.)
-        let head = !matches!(probe.message_head(&mut obj, &mut parts), Ok(None));
-        read |= head && k == 0;
-        let run = |head: bool| {
-            let mut p = Parser::new(bytes, &arena, opts);
-            p.cur.pos = at;
+    template_agrees(
+        bytes,
+        at,
+        "the template",
+        |probe| {
+            let mut obj = probe.open().map_err(|e| format!("{e:?}"))?;
+            let mut parts = super::input::MessageParts::default();
+            // (An error reading the content comes after the head matched.)
+            Ok(!matches!(
+                probe.message_head(&mut obj, &mut parts),
+                Ok(None)
+            ))
+        },
+        |p, head| {
             let r = if head {
                 p.message_in::<true, _>(|m| m)
             } else {
                 p.message_in::<false, _>(|m| m)
             };
-            (r.map(|m| format!("{m:?}")), p.cur.pos, p.cur.ws, p.depth)
-        };
-        let (fast, general) = (run(true), run(false));
-        if !same_read(&fast, &general) {
-            return Err(format!(
-                "at {at} (head read: {head}): with the template {fast:?}, without {general:?}"
-            ));
-        }
-    }
-    Ok(read)
+            r.map(|m| format!("{m:?}"))
+        },
+    )
 }
 
 /// Reads the tool call object at byte `at` of `bytes` (what follows it is not looked at) with
@@ -385,40 +371,66 @@ pub fn message_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
 /// assert_eq!(tool_call_paths_agree(bad, 0), Ok(true));
 /// ```
 pub fn tool_call_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
-    use super::Parser;
-    if bytes.get(at) != Some(&b'{') {
-        return Ok(false);
-    }
-    let arena = bumpalo::Bump::new();
-    let mut read = false;
-    for (k, opts) in [ParseOptions::default(), ParseOptions::lenient()]
-        .iter()
-        .enumerate()
-    {
-        let mut probe = Parser::new(bytes, &arena, opts);
-        probe.cur.pos = at;
-        let mut obj = probe.open().map_err(|e| format!("{e:?}"))?;
-        let (mut id, mut call) = (None, crate::model::ToolCall::default());
-        let head = probe.tool_call_head(&mut obj, &mut id, &mut call) == Ok(true);
-        read |= head && k == 0;
-        let run = |head: bool| {
-            let mut p = Parser::new(bytes, &arena, opts);
-            p.cur.pos = at;
+    template_agrees(
+        bytes,
+        at,
+        "the templates",
+        |probe| {
+            let mut obj = probe.open().map_err(|e| format!("{e:?}"))?;
+            let (mut id, mut call) = (None, crate::model::ToolCall::default());
+            Ok(probe.tool_call_head(&mut obj, &mut id, &mut call))
+        },
+        |p, head| {
             let r = if head {
                 p.tool_call_in::<true>()
             } else {
                 p.tool_call_in::<false>()
             };
-            (r.map(|c| format!("{c:?}")), p.cur.pos, p.cur.ws, p.depth)
+            r.map(|c| format!("{c:?}"))
+        },
+    )
+}
+
+/// The driver of [`message_paths_agree`] and [`tool_call_paths_agree`]: with the default and
+/// the lenient options, `probe` says whether the template matches the object at `at` (a
+/// parser at its `{`), and `read` reads the object from there with the template (`true`) and
+/// without it; the two reads must agree ([`same_read`]). Returns whether the template matched
+/// with the default options; `what` names the template in the report of a disagreement.
+fn template_agrees(
+    bytes: &[u8],
+    at: usize,
+    what: &str,
+    probe: impl Fn(&mut super::Parser<'_, '_>) -> Result<bool, String>,
+    read: impl Fn(&mut super::Parser<'_, '_>, bool) -> Result<String, crate::error::RawError>,
+) -> Result<bool, String> {
+    use super::Parser;
+    if bytes.get(at) != Some(&b'{') {
+        return Ok(false);
+    }
+    let arena = bumpalo::Bump::new();
+    let mut matched = false;
+    for (k, opts) in [ParseOptions::default(), ParseOptions::lenient()]
+        .iter()
+        .enumerate()
+    {
+        let mut p = Parser::new(bytes, &arena, opts);
+        p.cur.pos = at;
+        let head = probe(&mut p)?;
+        matched |= head && k == 0;
+        let run = |head: bool| {
+            let mut p = Parser::new(bytes, &arena, opts);
+            p.cur.pos = at;
+            let r = read(&mut p, head);
+            (r, p.cur.pos, p.cur.ws, p.depth)
         };
         let (fast, general) = (run(true), run(false));
         if !same_read(&fast, &general) {
             return Err(format!(
-                "at {at} (head read: {head}): with the templates {fast:?}, without {general:?}"
+                "at {at} (head read: {head}): with {what} {fast:?}, without {general:?}"
             ));
         }
     }
-    Ok(read)
+    Ok(matched)
 }
 
 /// What one reader of an object gave, for the agreement functions of the templates: the value

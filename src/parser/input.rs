@@ -623,7 +623,7 @@ impl<'a> Parser<'a, '_> {
         let mut obj = self.open()?;
         let mut call = ToolCall::default();
         let (mut id, mut function) = (None, None);
-        if HEAD && self.tool_call_head(&mut obj, &mut id, &mut call)? {
+        if HEAD && self.tool_call_head(&mut obj, &mut id, &mut call) {
             set(&mut function, self.function_call::<HEAD>()?);
         }
         let mut key = StrToken::EMPTY;
@@ -660,19 +660,19 @@ impl<'a> Parser<'a, '_> {
     /// plain ASCII string that ends within 32 bytes, read by byte compares and one 32-byte
     /// look. On a match the three fields are booked in `obj` as the general loop books them,
     /// the id and type are read, the cursor is at the function's `{`, and the caller reads
-    /// the function. `Ok(false)`, nothing moved, for anything else.
+    /// the function. `false`, nothing moved, for anything else.
     #[inline(always)]
     pub(crate) fn tool_call_head(
         &mut self,
         obj: &mut Obj<'a>,
         id: &mut Option<Str<'a>>,
         call: &mut ToolCall<'a>,
-    ) -> RawResult<bool> {
+    ) -> bool {
         const TYPE: &[u8; 32] = b"\",\"type\":\"function\",\"function\":{";
         let bytes = self.cur.bytes;
         let at = self.cur.pos;
         let Some(end) = plain_field(bytes, at, b"\"id\":\"", TYPE) else {
-            return Ok(false);
+            return false;
         };
         // `ToolCall::FIELDS`: `id` 0, `type` 1, `function` 2.
         obj.book_head(0b111, 2);
@@ -682,14 +682,14 @@ impl<'a> Parser<'a, '_> {
             false,
         ));
         self.cur.pos = end + TYPE.len() - 1;
-        Ok(true)
+        true
     }
 
     fn function_call<const HEAD: bool>(&mut self) -> RawResult<FunctionCall<'a>> {
         self.expect_kind(b'{', "function", "an object")?;
         let mut obj = self.open()?;
         let (mut name, mut arguments) = (None, None);
-        if HEAD && self.function_head(&mut obj, &mut name)? {
+        if HEAD && self.function_head(&mut obj, &mut name) {
             set(&mut arguments, self.string("arguments")?);
         }
         let mut key = StrToken::EMPTY;
@@ -715,14 +715,15 @@ impl<'a> Parser<'a, '_> {
     /// cursor just past the `{`): the name a plain ASCII string that ends within 32 bytes.
     /// On a match both fields are booked in `obj` as the general loop books them, the name
     /// is read, the cursor is at the value of `arguments` (past any whitespace, as the
-    /// general loop leaves it), and the caller reads it as the general loop does. `Ok(false)`, nothing moved, for anything else.
+    /// general loop leaves it), and the caller reads it as the general loop does. `false`,
+    /// nothing moved, for anything else.
     #[inline(always)]
-    fn function_head(&mut self, obj: &mut Obj<'a>, name: &mut Option<Str<'a>>) -> RawResult<bool> {
+    fn function_head(&mut self, obj: &mut Obj<'a>, name: &mut Option<Str<'a>>) -> bool {
         const ARGUMENTS: &[u8; 14] = b"\",\"arguments\":";
         let bytes = self.cur.bytes;
         let at = self.cur.pos;
         let Some(end) = plain_field(bytes, at, b"\"name\":\"", ARGUMENTS) else {
-            return Ok(false);
+            return false;
         };
         // `FunctionCall::FIELDS`: `name` 0, `arguments` 1.
         obj.book_head(0b11, 1);
@@ -730,7 +731,7 @@ impl<'a> Parser<'a, '_> {
         self.cur.pos = end + ARGUMENTS.len();
         // As the general loop, past the colon: whitespace before the value.
         self.cur.skip_ws();
-        Ok(true)
+        true
     }
 
     pub(crate) fn tool(&mut self) -> RawResult<Tool<'a>> {
