@@ -7,7 +7,7 @@ use std::arch::x86_64::*;
 /// Two loops. While every byte so far is ASCII (base64, most text), 256 bytes per turn are
 /// tested loosely: `(v ^ 0x02) < 0x21` as *signed* bytes holds exactly for a control byte, a
 /// quote (0x22 ^ 0x02 = 0x20) and any byte >= 0x80, so the eight vectors of a turn take that
-/// test once, on their signed minimum, and one compare with `\\` each; the first 32 bytes are
+/// test once, on their signed minimum, and one compare with `\` each; the first 32 bytes are
 /// looked at unaligned, then the loop runs on 32-byte boundaries, so no load straddles a cache
 /// line. A hit hands the rest to the second loop, 64 bytes a turn, which finds the byte
 /// precisely and tracks non-ASCII bytes as it goes (a non-ASCII byte alone does not end it).
@@ -28,41 +28,39 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
         let low = _mm256_cmpgt_epi8(loose_bound, _mm256_xor_si256(v, two));
         _mm256_or_si256(low, _mm256_cmpeq_epi8(v, backslash))
     };
-    let mut fast = true;
     // The first 32 bytes by one unaligned loose look; when they are clean the loop starts at
     // the next 32-byte boundary (at most 32 bytes on, all of them looked at).
-    if i + 32 + 256 <= len {
+    let clean_head = i + 32 + 256 <= len && {
         // SAFETY: `i + 288 <= len`, so the 32-byte load lies inside `bytes`.
         let head = unsafe { _mm256_loadu_si256(ptr.add(i) as *const __m256i) };
-        if _mm256_movemask_epi8(loose(head)) != 0 {
-            fast = false;
-        } else {
-            i += 32 - (ptr.wrapping_add(i) as usize & 31);
+        _mm256_movemask_epi8(loose(head)) == 0
+    };
+    if clean_head {
+        i += 32 - (ptr.wrapping_add(i) as usize & 31);
+        while i + 256 <= len {
+            // SAFETY: `i + 256 <= len`, so the eight 32-byte loads lie inside `bytes`; unaligned
+            // loads are allowed.
+            let v: [__m256i; 8] = std::array::from_fn(|k| unsafe {
+                _mm256_loadu_si256(ptr.add(i + 32 * k) as *const __m256i)
+            });
+            let x = |k: usize| _mm256_xor_si256(v[k], two);
+            let e = |k: usize| _mm256_cmpeq_epi8(v[k], backslash);
+            let low = _mm256_min_epi8(
+                _mm256_min_epi8(_mm256_min_epi8(x(0), x(1)), _mm256_min_epi8(x(2), x(3))),
+                _mm256_min_epi8(_mm256_min_epi8(x(4), x(5)), _mm256_min_epi8(x(6), x(7))),
+            );
+            let slash = _mm256_or_si256(
+                _mm256_or_si256(_mm256_or_si256(e(0), e(1)), _mm256_or_si256(e(2), e(3))),
+                _mm256_or_si256(_mm256_or_si256(e(4), e(5)), _mm256_or_si256(e(6), e(7))),
+            );
+            let m = _mm256_or_si256(_mm256_cmpgt_epi8(loose_bound, low), slash);
+            // A movemask and a test (two cheap ops) rather than `vptest` (slower on this loop).
+            if _mm256_movemask_epi8(m) != 0 {
+                // The 64-byte loop below finds the byte precisely, or carries on past non-ASCII.
+                break;
+            }
+            i += 256;
         }
-    }
-    while fast && i + 256 <= len {
-        // SAFETY: `i + 256 <= len`, so the eight 32-byte loads lie inside `bytes`; unaligned
-        // loads are allowed.
-        let v: [__m256i; 8] = std::array::from_fn(|k| unsafe {
-            _mm256_loadu_si256(ptr.add(i + 32 * k) as *const __m256i)
-        });
-        let x = |k: usize| _mm256_xor_si256(v[k], two);
-        let e = |k: usize| _mm256_cmpeq_epi8(v[k], backslash);
-        let low = _mm256_min_epi8(
-            _mm256_min_epi8(_mm256_min_epi8(x(0), x(1)), _mm256_min_epi8(x(2), x(3))),
-            _mm256_min_epi8(_mm256_min_epi8(x(4), x(5)), _mm256_min_epi8(x(6), x(7))),
-        );
-        let slash = _mm256_or_si256(
-            _mm256_or_si256(_mm256_or_si256(e(0), e(1)), _mm256_or_si256(e(2), e(3))),
-            _mm256_or_si256(_mm256_or_si256(e(4), e(5)), _mm256_or_si256(e(6), e(7))),
-        );
-        let m = _mm256_or_si256(_mm256_cmpgt_epi8(loose_bound, low), slash);
-        // A movemask and a test (two cheap ops) rather than `vptest` (slower on this loop).
-        if _mm256_movemask_epi8(m) != 0 {
-            // The 64-byte loop below finds the byte precisely, or carries on past non-ASCII.
-            break;
-        }
-        i += 256;
     }
     let special = |v: __m256i| -> __m256i {
         let q = _mm256_cmpeq_epi8(v, quote);
