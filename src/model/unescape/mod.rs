@@ -122,11 +122,14 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
     Some(w << 12 | x << 8 | y << 4 | z)
 }
 
-/// How many bytes past `raw.len()` the output of [`unescape_blocks`] must have.
-const SLACK: usize = 32;
+/// How many bytes past `raw.len()` the output of [`unescape_blocks`] must have (a chunk's
+/// store, 64 bytes for [`avx512`]'s).
+const SLACK: usize = 64;
 
-/// Unescapes `raw` into `out` (at least `raw.len() + SLACK` bytes) by chunks of 32 bytes
-/// (AVX2, when the CPU has it and `raw` is longer) or 16, with no call per escape: each chunk of `raw` is
+/// Unescapes `raw` into `out` (at least `raw.len() + SLACK` bytes) by chunks: 64 bytes with
+/// every escape of a chunk decoded at once ([`avx512`], when the CPU has AVX-512 VBMI2), or
+/// else 32 bytes (AVX2, when the CPU has it and `raw` is longer) or 16, with no call per
+/// escape: each chunk of `raw` is
 /// stored whole where the output has got to, and only its bytes before the first backslash
 /// count (the rest is written over next); that escape is decoded in place and the next
 /// chunk starts right after it. Returns the output's length `len`, or `None` when an escape
@@ -142,24 +145,41 @@ const SLACK: usize = 32;
 /// backslashes, and escapes decode to whole characters.
 #[inline]
 fn unescape_blocks(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
-    blocks(raw, out, true)
+    blocks(raw, out, Kernel::Widest)
 }
 
-/// [`unescape_blocks`], with the 32-byte AVX2 loop only if `wide` (and the CPU has AVX2):
-/// the tests run both and compare them.
+/// Which loop [`blocks`] may take: the tests run each and compare them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kernel {
+    /// The portable 16-byte loop.
+    Portable,
+    /// The 32-byte AVX2 loop, if the CPU has AVX2 (only the tests stop there).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Avx2,
+    /// The 64-byte AVX-512 chunks, if the CPU has them; else as `Avx2`.
+    Widest,
+}
+
+/// [`unescape_blocks`], by the widest loop `kernel` allows that the CPU has.
 #[inline(always)]
-fn blocks(raw: &[u8], out: &mut [MaybeUninit<u8>], wide: bool) -> Option<usize> {
+fn blocks(raw: &[u8], out: &mut [MaybeUninit<u8>], kernel: Kernel) -> Option<usize> {
     let n = raw.len();
     if out.len() < n.checked_add(SLACK)? {
         return None;
     }
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
-    if wide && n > 32 && std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (just checked).
-        return unsafe { avx2::blocks32(raw, out) };
+    {
+        if kernel == Kernel::Widest && avx512::available() {
+            // SAFETY: the CPU has what `blocks64` needs (just checked).
+            return unsafe { avx512::blocks64(raw, out) };
+        }
+        if kernel != Kernel::Portable && n > 32 && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (just checked).
+            return unsafe { avx2::blocks32(raw, out) };
+        }
     }
     #[cfg(not(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar))))]
-    let _ = wide;
+    let _ = kernel;
     chunks::<16>(raw, out, |src, dst| {
         *dst = src.map(MaybeUninit::new);
         crate::scanner::simd::backslashes16(src)
@@ -261,6 +281,9 @@ unsafe fn put_escape(
     };
     Some((len, wrote))
 }
+
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+mod avx512;
 
 /// The 32-byte chunks of [`unescape_blocks`].
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
@@ -525,16 +548,22 @@ mod tests {
     fn check(raw: &str) {
         let want = unescape_scalar(raw);
         assert_eq!(unescape(raw), want, "{raw:?}");
-        // The 16-byte loop alone and with the 32-byte (AVX2) one first, when the CPU has it.
-        for wide in [false, true] {
+        // The 16-byte loop alone, with the 32-byte (AVX2) one first and the 64-byte
+        // (AVX-512) chunks, when the CPU has them.
+        for kernel in [Kernel::Portable, Kernel::Avx2, Kernel::Widest] {
             let mut out = vec![MaybeUninit::new(0u8); raw.len() + SLACK];
-            if let Some(len) = blocks(raw.as_bytes(), &mut out, wide) {
+            let got = blocks(raw.as_bytes(), &mut out, kernel);
+            // Valid content never takes the slow way.
+            if crate::Str::from_raw(raw).is_ok() {
+                assert!(got.is_some(), "{raw:?}, {kernel:?}");
+            }
+            if let Some(len) = got {
                 // SAFETY: every byte of `out` was initialized (to 0, then written over).
                 let got: Vec<u8> = out[..len]
                     .iter()
                     .map(|b| unsafe { b.assume_init() })
                     .collect();
-                assert_eq!(got, want.as_bytes(), "{raw:?}, wide: {wide}");
+                assert_eq!(got, want.as_bytes(), "{raw:?}, {kernel:?}");
             }
         }
         let arena = Bump::new();

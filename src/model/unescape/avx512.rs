@@ -1,0 +1,392 @@
+//! [`super::unescape_blocks`] by 64-byte chunks on CPUs with AVX-512 VBMI2, every escape of a
+//! chunk decoded at once: no branch per escape, one per chunk.
+//!
+//! A chunk always starts where an escape may start (the string's start, or right after a
+//! chunk or an escape), so the backslashes that start escapes are found from the chunk's
+//! backslash mask alone ([`escape_starts`]). Then, in every byte lane at once:
+//! - the byte after each two-character escape's backslash is looked up in [`SIMPLE`]
+//!   (`vpermi2b`, 128 entries) and the backslash dropped;
+//! - each `\uXXXX` escape's four hex digits (read by four loads two to five bytes further on)
+//!   are looked up in [`HEX`], joined into the code unit's high and low bytes, and encoded as
+//!   one to three UTF-8 bytes written over the `\`, `u` and first digit, the rest dropped;
+//! - the bytes kept are packed together (`vpcompressb`) and stored where the output has got to.
+//!
+//! A chunk stops early at the first escape it cannot decode this way: one that runs past the
+//! chunk's end, a surrogate (pairs take 12 bytes and lone ones decode to U+FFFD), bad hex or a
+//! bad escape character (which validated content never has). When that escape is the
+//! chunk's first byte, [`put_escape`] decodes it alone, as [`super::block_loop`] does.
+//!
+//! The last bytes (fewer than a chunk and the five it reads past it) are read with masked
+//! loads, which read nothing outside `raw`. The portable twin is the 16-byte loop of
+//! [`super::blocks`]; the tests and the fuzz target `fast_vs_scalar` compare them.
+
+use std::arch::x86_64::*;
+use std::mem::MaybeUninit;
+
+use super::{HEX, SIMPLE, SLACK, put_escape};
+
+/// Bytes a chunk counts.
+const W: usize = 64;
+/// Bytes a chunk reads past its `W`: the last hex digit of a `\u` escape at byte 58.
+const OVER: usize = 5;
+/// The even bit positions.
+const EVEN: u64 = 0x5555_5555_5555_5555;
+
+/// Lane `j` of a `vpermb` by this takes lane `j - 1` (lane 0 takes lane 0; it is never used).
+const BACK1: [u8; 64] = back(1);
+/// Lane `j` takes lane `j - 2`.
+const BACK2: [u8; 64] = back(2);
+
+const fn back(by: usize) -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut j = by;
+    while j < 64 {
+        t[j] = (j - by) as u8;
+        j += 1;
+    }
+    t
+}
+
+/// The backslashes of `bs` (bit `k` is byte `k`) that start an escape, when byte 0 is not
+/// inside one: in each run of backslashes, the first, the third, and so on (the others are
+/// escaped backslashes). Adding a run's first bit carries through the run and clears it, which
+/// tells the runs that start on an even bit from those that start on an odd one.
+#[inline(always)]
+fn escape_starts(bs: u64) -> u64 {
+    let run_starts = bs & !(bs << 1);
+    let even_runs = bs & !bs.wrapping_add(run_starts & EVEN);
+    let odd_runs = bs & !bs.wrapping_add(run_starts & !EVEN);
+    (even_runs & EVEN) | (odd_runs & !EVEN)
+}
+
+/// The constant vectors, loaded once per string.
+#[derive(Clone, Copy)]
+struct Tables {
+    backslash: __m512i,
+    u: __m512i,
+    simple: [__m512i; 2],
+    hex: [__m512i; 2],
+    back1: __m512i,
+    back2: __m512i,
+}
+
+impl Tables {
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn new() -> Tables {
+        // SAFETY: each load reads 64 bytes of a table of 256 or 64 (unaligned loads allowed).
+        unsafe {
+            let at = |t: &[u8], k: usize| _mm512_loadu_si512(t.as_ptr().add(k).cast());
+            Tables {
+                backslash: _mm512_set1_epi8(b'\\' as i8),
+                u: _mm512_set1_epi8(b'u' as i8),
+                simple: [at(&SIMPLE, 0), at(&SIMPLE, 64)],
+                hex: [at(&HEX, 0), at(&HEX, 64)],
+                back1: at(&BACK1, 0),
+                back2: at(&BACK2, 0),
+            }
+        }
+    }
+}
+
+/// One chunk, its bytes `v` (`bs` its backslashes, not 0), `h[k]` the 64 bytes `k + 2` further
+/// on. Returns the bytes to drop (a mask), the escapes where the chunk must stop (their
+/// backslashes: the chunk takes the bytes before the first), and the vector to pack the kept
+/// bytes from.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+fn chunk(t: &Tables, v: __m512i, bs: u64, h: [__m512i; 4]) -> (u64, u64, __m512i) {
+    let starts = escape_starts(bs);
+    let u = starts & (_mm512_cmpeq_epi8_mask(v, t.u) >> 1);
+    let simple = starts & !u;
+    // The byte each two-character escape stands for, in its second byte's lane (0 for the
+    // bytes that are not an escape character; bytes from 0x80 must not look like one).
+    let dec = _mm512_permutex2var_epi8(t.simple[0], v, t.simple[1]);
+    let ok_char = _mm512_test_epi8_mask(dec, dec) & !_mm512_movepi8_mask(v);
+    // A two-character escape ending past the chunk (at byte 63) has no `ok_char` bit either.
+    let mut cut = (simple & !(ok_char >> 1)) | (u & (!0u64 << (W - OVER)));
+
+    let out = _mm512_mask_mov_epi8(v, simple << 1, dec);
+    let drop = simple;
+    if u == 0 {
+        return (drop, cut, out);
+    }
+    // A branch: in the chat corpus two chunks in three with escapes have no `\u`.
+    // `\uXXXX`: each digit's value (0x80 when not a hex digit or not ASCII) in the escape's
+    // first lane.
+    let [h2, h3, h4, h5] = h;
+    let n = [h2, h3, h4, h5].map(|x| _mm512_permutex2var_epi8(t.hex[0], x, t.hex[1]));
+    let or3 = |a, b, c| _mm512_ternarylogic_epi32::<0xFE>(a, b, c);
+    let flags = or3(
+        or3(n[0], n[1], n[2]),
+        or3(n[3], h2, h3),
+        _mm512_or_si512(h4, h5),
+    );
+    let bad_hex = _mm512_movepi8_mask(flags);
+    let m = |x, bits: i8| _mm512_and_si512(x, _mm512_set1_epi8(bits));
+    let f4 = _mm512_set1_epi8(0x0F);
+    // The code unit's high and low bytes; the nibbles are masked before the 16-bit shift so
+    // that nothing crosses into the next lane.
+    let hi = _mm512_or_si512(
+        _mm512_slli_epi16::<4>(_mm512_and_si512(n[0], f4)),
+        m(n[1], 0x0F),
+    );
+    let lo = _mm512_or_si512(
+        _mm512_slli_epi16::<4>(_mm512_and_si512(n[2], f4)),
+        m(n[3], 0x0F),
+    );
+    let two = _mm512_cmplt_epu8_mask(hi, _mm512_set1_epi8(0x08)); // below U+0800
+    let one = _mm512_cmpeq_epi8_mask(hi, _mm512_setzero_si512()) & !_mm512_movepi8_mask(lo);
+    let sur = _mm512_cmpeq_epi8_mask(m(hi, 0xF8u8 as i8), _mm512_set1_epi8(0xD8u8 as i8));
+    cut |= u & (bad_hex | sur);
+
+    // UTF-8: `hi << 2 | lo >> 6` is the code unit's bits 6 to 13.
+    let hi2 = m(_mm512_slli_epi16::<2>(hi), 0xFCu8 as i8);
+    let lo6 = m(_mm512_srli_epi16::<6>(lo), 0x03);
+    let tail = _mm512_or_si512(m(lo, 0x3F), _mm512_set1_epi8(0x80u8 as i8));
+    let lead2 = or3(hi2, lo6, _mm512_set1_epi8(0xC0u8 as i8));
+    let lead3 = _mm512_or_si512(
+        m(_mm512_srli_epi16::<4>(hi), 0x0F),
+        _mm512_set1_epi8(0xE0u8 as i8),
+    );
+    let b0 = _mm512_mask_blend_epi8(one, _mm512_mask_blend_epi8(two, lead3, lead2), lo);
+    let mid3 = or3(m(hi2, 0x3C), lo6, _mm512_set1_epi8(0x80u8 as i8));
+    let b1 = _mm512_mask_blend_epi8(two, mid3, tail);
+    let b1 = _mm512_permutexvar_epi8(t.back1, b1);
+    let b2 = _mm512_permutexvar_epi8(t.back2, tail);
+
+    let out = _mm512_mask_mov_epi8(out, u, b0);
+    let out = _mm512_mask_mov_epi8(out, u << 1, b1);
+    let out = _mm512_mask_mov_epi8(out, u << 2, b2);
+    let drop = drop | u << 3 | u << 4 | u << 5 | (u & two) << 2 | (u & one) << 1;
+    (drop, cut, out)
+}
+
+/// Whether the CPU has what [`blocks64`] needs: the feature tests once, then one load.
+#[inline(always)]
+pub(super) fn available() -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    /// 0: not tested yet; 1: no; 2: yes.
+    static HAS: AtomicU8 = AtomicU8::new(0);
+    match HAS.load(Ordering::Relaxed) {
+        0 => {
+            let has = std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
+                && std::is_x86_feature_detected!("avx512vbmi")
+                && std::is_x86_feature_detected!("avx512vbmi2")
+                && std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("bmi2")
+                && std::is_x86_feature_detected!("popcnt");
+            HAS.store(1 + has as u8, Ordering::Relaxed);
+            has
+        }
+        level => level == 2,
+    }
+}
+
+/// [`super::unescape_blocks`] by 64-byte chunks (see the module's doc). Returns the output's
+/// length, or `None` as it does.
+///
+/// # Safety
+/// The CPU must support AVX-512 F, BW, VBMI and VBMI2, and BMI2.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,bmi1,bmi2,popcnt")]
+pub(super) unsafe fn blocks64(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option<usize> {
+    let n = raw.len();
+    if W > SLACK || out.len() < n.checked_add(SLACK)? {
+        return None;
+    }
+    let t = Tables::new();
+    let src = raw.as_ptr();
+    let dst = out.as_mut_ptr();
+    // The chunk at `raw[i..]`, its bytes `v` and `h` as for `chunk`, of which the first `limit`
+    // count (at most `W`; less only at the end of `raw`): decoded and stored at `dst + o`
+    // (`o <= i < n`). Gives the new `i` and `o` (returns `None` as `unescape_blocks` does).
+    // (A macro, so that each loop has its own copy, inlined, with its own `limit`.)
+    macro_rules! step {
+        ($i:expr, $o:expr, $v:expr, $h:expr, $limit:expr) => {{
+            let (i, o, v, h, limit): (usize, usize, __m512i, [__m512i; 4], usize) =
+                ($i, $o, $v, $h, $limit);
+            debug_assert!(o <= i && i < n);
+            let bs = _mm512_cmpeq_epi8_mask(v, t.backslash);
+            if bs == 0 {
+                // SAFETY: `o <= i < n`, so the 64 bytes at `dst + o` end by `n + SLACK`, in
+                // `out`.
+                unsafe { _mm512_storeu_si512(dst.add(o).cast(), v) };
+                (i + limit, o + limit)
+            } else {
+                let (drop, cut, bytes) = chunk(&t, v, bs, h);
+                // A branch, not a select: the next chunk's loads need not wait for the
+                // escapes' decoding when the chunk takes all of its bytes, as most do.
+                let (took, keep) = if cut == 0 && limit == W {
+                    (W, !drop)
+                } else {
+                    let took = (cut.trailing_zeros() as usize).min(limit);
+                    // `took` <= 64; `_bzhi_u64` keeps every bit for 64.
+                    (took, !drop & _bzhi_u64(!0, took as u32))
+                };
+                if took == 0 {
+                    // Byte `i` starts an escape the chunk leaves alone (`escape_starts`
+                    // says so: it is a backslash).
+                    let c = *raw.get(i + 1)?;
+                    // SAFETY: `o <= i < n`, and `dst` is the start of `out`, `n + SLACK`
+                    // bytes long and used by nothing else meanwhile.
+                    let (took, wrote) = unsafe { put_escape(raw, i, c, dst, o) }?;
+                    (i + took, o + wrote)
+                } else {
+                    let packed = _mm512_maskz_compress_epi8(keep, bytes);
+                    // SAFETY: as for the store above.
+                    unsafe { _mm512_storeu_si512(dst.add(o).cast(), packed) };
+                    (i + took, o + keep.count_ones() as usize)
+                }
+            }
+        }};
+    }
+    let (mut i, mut o) = (0usize, 0usize);
+    // Every chunk takes at most what it stores (`o <= i`: an escape never decodes to more
+    // bytes than it is long), so a 64-byte store at `dst + o` ends by `i + 64 <= n + SLACK`.
+    while n - i >= W + OVER {
+        // SAFETY: the 64 bytes at `src + i + k`, `k <= OVER`, lie in `raw`
+        // (`i + 64 + 5 <= n`); unaligned loads are allowed.
+        let (v, h) = unsafe {
+            let at = |k: usize| _mm512_loadu_si512(src.add(i + k).cast());
+            (at(0), [at(2), at(3), at(4), at(5)])
+        };
+        (i, o) = step!(i, o, v, h, W);
+    }
+    while i < n {
+        let rem = n - i;
+        // The last bytes: lanes past `raw` read as 0 (neither a backslash nor a digit).
+        let lanes = |k: usize| _bzhi_u64(!0, rem.saturating_sub(k).min(W) as u32);
+        // SAFETY: a masked load reads only its mask's lanes, and those lie in `raw` (the
+        // first `rem - k` bytes from `src + i + k`, `i + rem == n`); when `k >= rem` no lane
+        // is read, and the pointer, past `raw`'s end then, is made with `wrapping_add`.
+        let (v, h) = unsafe {
+            let at = |k: usize| _mm512_maskz_loadu_epi8(lanes(k), src.wrapping_add(i + k).cast());
+            (at(0), [at(2), at(3), at(4), at(5)])
+        };
+        (i, o) = step!(i, o, v, h, rem.min(W));
+    }
+    Some(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::mem::MaybeUninit;
+
+    use super::super::{SLACK, unescape_scalar};
+    use super::{available, blocks64, escape_starts};
+
+    /// `blocks64` itself (not whichever loop the CPU picks) against the scalar twin; `None`
+    /// only where an escape is invalid. Returns whether it ran (the CPU has AVX-512 VBMI2).
+    fn agrees(raw: &str) -> bool {
+        if !available() {
+            return false;
+        }
+        let want = unescape_scalar(raw);
+        let mut out = vec![MaybeUninit::new(0u8); raw.len() + SLACK];
+        // SAFETY: the CPU has what `blocks64` needs (just checked).
+        match unsafe { blocks64(raw.as_bytes(), &mut out) } {
+            Some(len) => {
+                // SAFETY: every byte of `out` was initialized (to 0, then written over).
+                let got: Vec<u8> = out[..len]
+                    .iter()
+                    .map(|b| unsafe { b.assume_init() })
+                    .collect();
+                assert_eq!(String::from_utf8(got).as_deref(), Ok(&*want), "{raw:?}");
+            }
+            None => assert!(crate::Str::from_raw(raw).is_err(), "{raw:?}"),
+        }
+        true
+    }
+
+    /// Runs of backslashes of every length, then a character, at every offset of the first
+    /// two chunks and of the masked last bytes, with text or escapes after them.
+    #[test]
+    fn backslash_runs_everywhere() {
+        for run in 1..=9 {
+            for after in ["n", "u00e9", "u2615", "x", "\\", "ud83d\\ude00", "\"", "é"] {
+                for pre in 0..140 {
+                    for post in [0, 1, 5, 6, 64, 70] {
+                        let text = format!(
+                            "{}{}{after}{}",
+                            "a".repeat(pre),
+                            "\\".repeat(run),
+                            "z".repeat(post)
+                        );
+                        if !agrees(&text) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Chunks packed with escapes of every kind back to back, so that many decode in one
+    /// chunk and some straddle each chunk's end, at every starting offset.
+    #[test]
+    fn dense_escapes_at_every_offset() {
+        let kinds = [
+            r"\n",
+            r"\u00e9",
+            r"\u0041",
+            r"\u2615",
+            r"\\",
+            r#"\""#,
+            r"\/",
+            r"\ud83d\ude00",
+            "é",
+            "x",
+            r"\u07ff",
+            r"\u0800",
+            r"\uffff",
+            r"\u007f",
+            r"\u0080",
+            r"\uD7FF",
+            r"\uE000",
+            r"\uDE00",
+            r"\q",
+            r"\u12x4",
+        ];
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for pre in 0..70 {
+            let mut text = "p".repeat(pre);
+            for _ in 0..60 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                text.push_str(kinds[(x % kinds.len() as u64) as usize]);
+            }
+            for end in 0..text.len() {
+                if text.is_char_boundary(end) && !agrees(&text[..end]) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// `escape_starts` against a walk over the bits.
+    #[test]
+    fn escape_starts_by_walking() {
+        let walk = |bs: u64| {
+            let (mut starts, mut k) = (0u64, 0);
+            while k < 64 {
+                if bs >> k & 1 == 1 {
+                    starts |= 1 << k;
+                    k += 2;
+                } else {
+                    k += 1;
+                }
+            }
+            starts
+        };
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for bs in [x, x & x >> 1, x | x >> 1, x & x >> 3, !0, !0 << 1, 1 << 63] {
+                assert_eq!(escape_starts(bs), walk(bs), "{bs:064b}");
+            }
+        }
+    }
+}
