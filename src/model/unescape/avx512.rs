@@ -36,6 +36,18 @@ const EVEN: u64 = 0x5555_5555_5555_5555;
 const BACK1: [u8; 64] = back(1);
 /// Lane `j` takes lane `j - 2`.
 const BACK2: [u8; 64] = back(2);
+/// Lane `j` takes lane `j - 3`.
+const BACK3: [u8; 64] = back(3);
+/// Lane `j` takes lane `j + 6` (the last six take lane 63; they are never used).
+const AHEAD6: [u8; 64] = {
+    let mut t = [63u8; 64];
+    let mut j = 0;
+    while j + 6 < 64 {
+        t[j] = (j + 6) as u8;
+        j += 1;
+    }
+    t
+};
 
 const fn back(by: usize) -> [u8; 64] {
     let mut t = [0u8; 64];
@@ -68,6 +80,8 @@ struct Tables {
     hex: [__m512i; 2],
     back1: __m512i,
     back2: __m512i,
+    back3: __m512i,
+    ahead6: __m512i,
 }
 
 impl Tables {
@@ -83,6 +97,8 @@ impl Tables {
                 hex: [at(&HEX, 0), at(&HEX, 64)],
                 back1: at(&BACK1, 0),
                 back2: at(&BACK2, 0),
+                back3: at(&BACK3, 0),
+                ahead6: at(&AHEAD6, 0),
             }
         }
     }
@@ -92,73 +108,123 @@ impl Tables {
 /// on. Returns the bytes to drop (a mask), the escapes where the chunk must stop (their
 /// backslashes: the chunk takes the bytes before the first), and the vector to pack the kept
 /// bytes from.
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-#[inline]
-fn chunk(t: &Tables, v: __m512i, bs: u64, h: [__m512i; 4]) -> (u64, u64, __m512i) {
-    let starts = escape_starts(bs);
-    let u = starts & (_mm512_cmpeq_epi8_mask(v, t.u) >> 1);
-    let simple = starts & !u;
-    // The byte each two-character escape stands for, in its second byte's lane (0 for the
-    // bytes that are not an escape character; bytes from 0x80 must not look like one).
-    let dec = _mm512_permutex2var_epi8(t.simple[0], v, t.simple[1]);
-    let ok_char = _mm512_test_epi8_mask(dec, dec) & !_mm512_movepi8_mask(v);
-    // A two-character escape ending past the chunk (at byte 63) has no `ok_char` bit either.
-    let mut cut = (simple & !(ok_char >> 1)) | (u & (!0u64 << (W - OVER)));
+///
+/// (A macro over a closure called at once: each loop gets its own copy, inlined, which a
+/// function this long would not be; the closure takes the caller's target features.)
+macro_rules! chunk {
+    ($t:expr, $v:expr, $bs:expr, $h:expr) => {{
+        let (t, v, bs, h): (&Tables, __m512i, u64, [__m512i; 4]) = ($t, $v, $bs, $h);
+        (|| -> (u64, u64, __m512i) {
+            let starts = escape_starts(bs);
+            let u = starts & (_mm512_cmpeq_epi8_mask(v, t.u) >> 1);
+            let simple = starts & !u;
+            // The byte each two-character escape stands for, in its second byte's lane (0 for the
+            // bytes that are not an escape character; bytes from 0x80 must not look like one).
+            let dec = _mm512_permutex2var_epi8(t.simple[0], v, t.simple[1]);
+            let ok_char = _mm512_test_epi8_mask(dec, dec) & !_mm512_movepi8_mask(v);
+            // A two-character escape ending past the chunk (at byte 63) has no `ok_char` bit either.
+            let mut cut = (simple & !(ok_char >> 1)) | (u & (!0u64 << (W - OVER)));
 
-    let out = _mm512_mask_mov_epi8(v, simple << 1, dec);
-    let drop = simple;
-    if u == 0 {
-        return (drop, cut, out);
-    }
-    // A branch: in the chat corpus two chunks in three with escapes have no `\u`.
-    // `\uXXXX`: each digit's value (0x80 when not a hex digit or not ASCII) in the escape's
-    // first lane.
-    let [h2, h3, h4, h5] = h;
-    let n = [h2, h3, h4, h5].map(|x| _mm512_permutex2var_epi8(t.hex[0], x, t.hex[1]));
-    let or3 = |a, b, c| _mm512_ternarylogic_epi32::<0xFE>(a, b, c);
-    let flags = or3(
-        or3(n[0], n[1], n[2]),
-        or3(n[3], h2, h3),
-        _mm512_or_si512(h4, h5),
-    );
-    let bad_hex = _mm512_movepi8_mask(flags);
-    let m = |x, bits: i8| _mm512_and_si512(x, _mm512_set1_epi8(bits));
-    let f4 = _mm512_set1_epi8(0x0F);
-    // The code unit's high and low bytes; the nibbles are masked before the 16-bit shift so
-    // that nothing crosses into the next lane.
-    let hi = _mm512_or_si512(
-        _mm512_slli_epi16::<4>(_mm512_and_si512(n[0], f4)),
-        m(n[1], 0x0F),
-    );
-    let lo = _mm512_or_si512(
-        _mm512_slli_epi16::<4>(_mm512_and_si512(n[2], f4)),
-        m(n[3], 0x0F),
-    );
-    let two = _mm512_cmplt_epu8_mask(hi, _mm512_set1_epi8(0x08)); // below U+0800
-    let one = _mm512_cmpeq_epi8_mask(hi, _mm512_setzero_si512()) & !_mm512_movepi8_mask(lo);
-    let sur = _mm512_cmpeq_epi8_mask(m(hi, 0xF8u8 as i8), _mm512_set1_epi8(0xD8u8 as i8));
-    cut |= u & (bad_hex | sur);
+            let out = _mm512_mask_mov_epi8(v, simple << 1, dec);
+            let drop = simple;
+            if u == 0 {
+                return (drop, cut, out);
+            }
+            // A branch: in the chat corpus two chunks in three with escapes have no `\u`.
+            // `\uXXXX`: each digit's value (0x80 when not a hex digit or not ASCII) in the escape's
+            // first lane.
+            let [h2, h3, h4, h5] = h;
+            let n = [h2, h3, h4, h5].map(|x| _mm512_permutex2var_epi8(t.hex[0], x, t.hex[1]));
+            let or3 = |a, b, c| _mm512_ternarylogic_epi32::<0xFE>(a, b, c);
+            let flags = or3(
+                or3(n[0], n[1], n[2]),
+                or3(n[3], h2, h3),
+                _mm512_or_si512(h4, h5),
+            );
+            let bad_hex = _mm512_movepi8_mask(flags);
+            let m = |x, bits: i8| _mm512_and_si512(x, _mm512_set1_epi8(bits));
+            let f4 = _mm512_set1_epi8(0x0F);
+            // The code unit's high and low bytes; the nibbles are masked before the 16-bit shift so
+            // that nothing crosses into the next lane.
+            let hi = _mm512_or_si512(
+                _mm512_slli_epi16::<4>(_mm512_and_si512(n[0], f4)),
+                m(n[1], 0x0F),
+            );
+            let lo = _mm512_or_si512(
+                _mm512_slli_epi16::<4>(_mm512_and_si512(n[2], f4)),
+                m(n[3], 0x0F),
+            );
+            let two = _mm512_cmplt_epu8_mask(hi, _mm512_set1_epi8(0x08)); // below U+0800
+            let one = _mm512_cmpeq_epi8_mask(hi, _mm512_setzero_si512()) & !_mm512_movepi8_mask(lo);
+            let sur = _mm512_cmpeq_epi8_mask(m(hi, 0xF8u8 as i8), _mm512_set1_epi8(0xD8u8 as i8));
+            cut |= u & bad_hex;
 
-    // UTF-8: `hi << 2 | lo >> 6` is the code unit's bits 6 to 13.
-    let hi2 = m(_mm512_slli_epi16::<2>(hi), 0xFCu8 as i8);
-    let lo6 = m(_mm512_srli_epi16::<6>(lo), 0x03);
-    let tail = _mm512_or_si512(m(lo, 0x3F), _mm512_set1_epi8(0x80u8 as i8));
-    let lead2 = or3(hi2, lo6, _mm512_set1_epi8(0xC0u8 as i8));
-    let lead3 = _mm512_or_si512(
-        m(_mm512_srli_epi16::<4>(hi), 0x0F),
-        _mm512_set1_epi8(0xE0u8 as i8),
-    );
-    let b0 = _mm512_mask_blend_epi8(one, _mm512_mask_blend_epi8(two, lead3, lead2), lo);
-    let mid3 = or3(m(hi2, 0x3C), lo6, _mm512_set1_epi8(0x80u8 as i8));
-    let b1 = _mm512_mask_blend_epi8(two, mid3, tail);
-    let b1 = _mm512_permutexvar_epi8(t.back1, b1);
-    let b2 = _mm512_permutexvar_epi8(t.back2, tail);
-
-    let out = _mm512_mask_mov_epi8(out, u, b0);
-    let out = _mm512_mask_mov_epi8(out, u << 1, b1);
-    let out = _mm512_mask_mov_epi8(out, u << 2, b2);
-    let drop = drop | u << 3 | u << 4 | u << 5 | (u & two) << 2 | (u & one) << 1;
-    (drop, cut, out)
+            // UTF-8: `hi << 2 | lo >> 6` is the code unit's bits 6 to 13.
+            let hi2 = m(_mm512_slli_epi16::<2>(hi), 0xFCu8 as i8);
+            let lo6 = m(_mm512_srli_epi16::<6>(lo), 0x03);
+            let tail = _mm512_or_si512(m(lo, 0x3F), _mm512_set1_epi8(0x80u8 as i8));
+            let lead2 = or3(hi2, lo6, _mm512_set1_epi8(0xC0u8 as i8));
+            let lead3 = _mm512_or_si512(
+                m(_mm512_srli_epi16::<4>(hi), 0x0F),
+                _mm512_set1_epi8(0xE0u8 as i8),
+            );
+            let mut b0 = _mm512_mask_blend_epi8(one, _mm512_mask_blend_epi8(two, lead3, lead2), lo);
+            let mid3 = or3(m(hi2, 0x3C), lo6, _mm512_set1_epi8(0x80u8 as i8));
+            let mut b1 = _mm512_mask_blend_epi8(two, mid3, tail);
+            let mut b2 = tail;
+            let mut out = out;
+            let mut drop = drop;
+            let mut single = u;
+            let mut pair = 0;
+            if u & sur != 0 {
+                // Surrogates. A high one (`\uD800` to `\uDBFF`) at byte `p` followed by a low one
+                // (`\uDC00` to `\uDFFF`) at `p + 6`, both in the chunk (`p <= 52`), is one character
+                // of four UTF-8 bytes; any other surrogate stops the chunk (it decodes alone).
+                let top = m(hi, 0xFCu8 as i8);
+                let high = u & _mm512_cmpeq_epi8_mask(top, _mm512_set1_epi8(0xD8u8 as i8));
+                let low = u & _mm512_cmpeq_epi8_mask(top, _mm512_set1_epi8(0xDCu8 as i8));
+                pair = high & low >> 6 & ((1 << (W - 11)) - 1);
+                cut |= u & sur & !pair & !(pair << 6);
+                single &= !(pair | pair << 6);
+                // The character is `0x10000 + (hi10 << 10 | lo10)`: with `w = hi10 + 0x40` (11 bits,
+                // its low byte `wl` and high bits `wh`) it is `w << 10 | lo10`.
+                let hi_q = _mm512_permutexvar_epi8(t.ahead6, hi);
+                let lo_q = _mm512_permutexvar_epi8(t.ahead6, lo);
+                let wl = _mm512_add_epi8(lo, _mm512_set1_epi8(0x40));
+                let carry = _mm512_cmpge_epu8_mask(lo, _mm512_set1_epi8(0xC0u8 as i8));
+                let wh = _mm512_mask_add_epi8(m(hi, 0x03), carry, m(hi, 0x03), _mm512_set1_epi8(1));
+                let p0 = _mm512_or_si512(wh, _mm512_set1_epi8(0xF0u8 as i8));
+                let p1 = _mm512_or_si512(
+                    m(_mm512_srli_epi16::<2>(wl), 0x3F),
+                    _mm512_set1_epi8(0x80u8 as i8),
+                );
+                let p2 = or3(
+                    m(_mm512_slli_epi16::<4>(wl), 0x30),
+                    m(_mm512_slli_epi16::<2>(hi_q), 0x0C),
+                    or3(
+                        m(_mm512_srli_epi16::<6>(lo_q), 0x03),
+                        _mm512_set1_epi8(0x80u8 as i8),
+                        _mm512_setzero_si512(),
+                    ),
+                );
+                let p3 = _mm512_or_si512(m(lo_q, 0x3F), _mm512_set1_epi8(0x80u8 as i8));
+                b0 = _mm512_mask_blend_epi8(pair, b0, p0);
+                b1 = _mm512_mask_blend_epi8(pair, b1, p1);
+                b2 = _mm512_mask_blend_epi8(pair, b2, p2);
+                out = _mm512_mask_mov_epi8(out, pair << 3, _mm512_permutexvar_epi8(t.back3, p3));
+                // Bytes `p + 4` to `p + 11` (pairs are at least 12 bytes apart: no carries).
+                drop |= pair.wrapping_mul(0xFF) << 4;
+            }
+            // Each escape's first three bytes (a pair's too; its fourth is written above).
+            let lead = single | pair;
+            let out = _mm512_mask_mov_epi8(out, lead, b0);
+            let out = _mm512_mask_mov_epi8(out, lead << 1, _mm512_permutexvar_epi8(t.back1, b1));
+            let out = _mm512_mask_mov_epi8(out, lead << 2, _mm512_permutexvar_epi8(t.back2, b2));
+            let drop =
+                drop | single << 3 | single << 4 | single << 5 | (single & two) << 2 | (single & one) << 1;
+            (drop, cut, out)
+        })()
+    }};
 }
 
 /// Whether the CPU has what [`blocks64`] needs: the feature tests once, then one load.
@@ -213,7 +279,7 @@ pub(super) unsafe fn blocks64(raw: &[u8], out: &mut [MaybeUninit<u8>]) -> Option
                 unsafe { _mm512_storeu_si512(dst.add(o).cast(), v) };
                 (i + limit, o + limit)
             } else {
-                let (drop, cut, bytes) = chunk(&t, v, bs, h);
+                let (drop, cut, bytes) = chunk!(&t, v, bs, h);
                 // A branch, not a select: the next chunk's loads need not wait for the
                 // escapes' decoding when the chunk takes all of its bytes, as most do.
                 let (took, keep) = if cut == 0 && limit == W {
