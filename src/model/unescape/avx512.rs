@@ -9,12 +9,15 @@
 //! - each `\uXXXX` escape's four hex digits (read by four loads two to five bytes further on)
 //!   are looked up in [`HEX`], joined into the code unit's high and low bytes, and encoded as
 //!   one to three UTF-8 bytes written over the `\`, `u` and first digit, the rest dropped;
+//! - a high surrogate's `\uXXXX` followed by a low one's, both in the chunk, are one character:
+//!   its four UTF-8 bytes are written over the first escape's first four bytes;
 //! - the bytes kept are packed together (`vpcompressb`) and stored where the output has got to.
 //!
 //! A chunk stops early at the first escape it cannot decode this way: one that runs past the
-//! chunk's end, a surrogate (pairs take 12 bytes and lone ones decode to U+FFFD), bad hex or a
-//! bad escape character (which validated content never has). When that escape is the
-//! chunk's first byte, [`put_escape`] decodes it alone, as [`super::block_loop`] does.
+//! chunk's end, a surrogate that is not half of a pair inside the chunk (a lone one decodes
+//! to U+FFFD), bad hex or a bad escape character (which validated content never has). When
+//! that escape is the chunk's first byte, [`put_escape`] decodes it alone, as
+//! [`super::block_loop`] does.
 //!
 //! The last bytes (fewer than a chunk and the five it reads past it) are read with masked
 //! loads, which read nothing outside `raw`. The portable twin is the 16-byte loop of
@@ -118,11 +121,13 @@ macro_rules! chunk {
             let starts = escape_starts(bs);
             let u = starts & (_mm512_cmpeq_epi8_mask(v, t.u) >> 1);
             let simple = starts & !u;
-            // The byte each two-character escape stands for, in its second byte's lane (0 for the
-            // bytes that are not an escape character; bytes from 0x80 must not look like one).
+            // The byte each two-character escape stands for, in its second byte's lane (0 for
+            // the bytes that are not an escape character; bytes from 0x80 must not look like
+            // one).
             let dec = _mm512_permutex2var_epi8(t.simple[0], v, t.simple[1]);
             let ok_char = _mm512_test_epi8_mask(dec, dec) & !_mm512_movepi8_mask(v);
-            // A two-character escape ending past the chunk (at byte 63) has no `ok_char` bit either.
+            // A two-character escape ending past the chunk (at byte 63) has no `ok_char` bit
+            // either.
             let mut cut = (simple & !(ok_char >> 1)) | (u & (!0u64 << (W - OVER)));
 
             let out = _mm512_mask_mov_epi8(v, simple << 1, dec);
@@ -131,8 +136,8 @@ macro_rules! chunk {
                 return (drop, cut, out);
             }
             // A branch: in the chat corpus two chunks in three with escapes have no `\u`.
-            // `\uXXXX`: each digit's value (0x80 when not a hex digit or not ASCII) in the escape's
-            // first lane.
+            // `\uXXXX`: each digit's value (0x80 when not a hex digit or not ASCII) in the
+            // escape's first lane.
             let [h2, h3, h4, h5] = h;
             let n = [h2, h3, h4, h5].map(|x| _mm512_permutex2var_epi8(t.hex[0], x, t.hex[1]));
             let or3 = |a, b, c| _mm512_ternarylogic_epi32::<0xFE>(a, b, c);
@@ -144,8 +149,8 @@ macro_rules! chunk {
             let bad_hex = _mm512_movepi8_mask(flags);
             let m = |x, bits: i8| _mm512_and_si512(x, _mm512_set1_epi8(bits));
             let f4 = _mm512_set1_epi8(0x0F);
-            // The code unit's high and low bytes; the nibbles are masked before the 16-bit shift so
-            // that nothing crosses into the next lane.
+            // The code unit's high and low bytes; the nibbles are masked before the 16-bit
+            // shift so that nothing crosses into the next lane.
             let hi = _mm512_or_si512(
                 _mm512_slli_epi16::<4>(_mm512_and_si512(n[0], f4)),
                 m(n[1], 0x0F),
@@ -155,7 +160,8 @@ macro_rules! chunk {
                 m(n[3], 0x0F),
             );
             let two = _mm512_cmplt_epu8_mask(hi, _mm512_set1_epi8(0x08)); // below U+0800
-            let one = _mm512_cmpeq_epi8_mask(hi, _mm512_setzero_si512()) & !_mm512_movepi8_mask(lo);
+            let zero = _mm512_setzero_si512();
+            let one = _mm512_cmpeq_epi8_mask(hi, zero) & !_mm512_movepi8_mask(lo);
             let sur = _mm512_cmpeq_epi8_mask(m(hi, 0xF8u8 as i8), _mm512_set1_epi8(0xD8u8 as i8));
             cut |= u & bad_hex;
 
@@ -168,7 +174,8 @@ macro_rules! chunk {
                 m(_mm512_srli_epi16::<4>(hi), 0x0F),
                 _mm512_set1_epi8(0xE0u8 as i8),
             );
-            let mut b0 = _mm512_mask_blend_epi8(one, _mm512_mask_blend_epi8(two, lead3, lead2), lo);
+            let lead23 = _mm512_mask_blend_epi8(two, lead3, lead2);
+            let mut b0 = _mm512_mask_blend_epi8(one, lead23, lo);
             let mid3 = or3(m(hi2, 0x3C), lo6, _mm512_set1_epi8(0x80u8 as i8));
             let mut b1 = _mm512_mask_blend_epi8(two, mid3, tail);
             let mut b2 = tail;
@@ -177,22 +184,28 @@ macro_rules! chunk {
             let mut single = u;
             let mut pair = 0;
             if u & sur != 0 {
-                // Surrogates. A high one (`\uD800` to `\uDBFF`) at byte `p` followed by a low one
-                // (`\uDC00` to `\uDFFF`) at `p + 6`, both in the chunk (`p <= 52`), is one character
-                // of four UTF-8 bytes; any other surrogate stops the chunk (it decodes alone).
+                // Surrogates. A high one (`\uD800` to `\uDBFF`) at byte `p` followed by a low
+                // one (`\uDC00` to `\uDFFF`) at `p + 6`, both in the chunk (`p <= 52`), is one
+                // character of four UTF-8 bytes; any other surrogate stops the chunk (it
+                // decodes alone).
                 let top = m(hi, 0xFCu8 as i8);
                 let high = u & _mm512_cmpeq_epi8_mask(top, _mm512_set1_epi8(0xD8u8 as i8));
                 let low = u & _mm512_cmpeq_epi8_mask(top, _mm512_set1_epi8(0xDCu8 as i8));
-                pair = high & low >> 6 & ((1 << (W - 11)) - 1);
+                // Both halves' digits must be hex (a low half with bad hex stops the chunk
+                // there, and the high half before it must not be read as a pair; the bad hex
+                // then sends the whole string the slow way anyway).
+                let ok = !bad_hex;
+                pair = high & ok & (low & ok) >> 6 & ((1 << (W - 11)) - 1);
                 cut |= u & sur & !pair & !(pair << 6);
                 single &= !(pair | pair << 6);
-                // The character is `0x10000 + (hi10 << 10 | lo10)`: with `w = hi10 + 0x40` (11 bits,
-                // its low byte `wl` and high bits `wh`) it is `w << 10 | lo10`.
+                // The character is `0x10000 + (hi10 << 10 | lo10)`: with `w = hi10 + 0x40`
+                // (11 bits, its low byte `wl` and high bits `wh`) it is `w << 10 | lo10`.
                 let hi_q = _mm512_permutexvar_epi8(t.ahead6, hi);
                 let lo_q = _mm512_permutexvar_epi8(t.ahead6, lo);
                 let wl = _mm512_add_epi8(lo, _mm512_set1_epi8(0x40));
                 let carry = _mm512_cmpge_epu8_mask(lo, _mm512_set1_epi8(0xC0u8 as i8));
-                let wh = _mm512_mask_add_epi8(m(hi, 0x03), carry, m(hi, 0x03), _mm512_set1_epi8(1));
+                let hi10 = m(hi, 0x03);
+                let wh = _mm512_mask_add_epi8(hi10, carry, hi10, _mm512_set1_epi8(1));
                 let p0 = _mm512_or_si512(wh, _mm512_set1_epi8(0xF0u8 as i8));
                 let p1 = _mm512_or_si512(
                     m(_mm512_srli_epi16::<2>(wl), 0x3F),
@@ -211,17 +224,24 @@ macro_rules! chunk {
                 b0 = _mm512_mask_blend_epi8(pair, b0, p0);
                 b1 = _mm512_mask_blend_epi8(pair, b1, p1);
                 b2 = _mm512_mask_blend_epi8(pair, b2, p2);
-                out = _mm512_mask_mov_epi8(out, pair << 3, _mm512_permutexvar_epi8(t.back3, p3));
+                let p3 = _mm512_permutexvar_epi8(t.back3, p3);
+                out = _mm512_mask_mov_epi8(out, pair << 3, p3);
                 // Bytes `p + 4` to `p + 11` (pairs are at least 12 bytes apart: no carries).
                 drop |= pair.wrapping_mul(0xFF) << 4;
             }
             // Each escape's first three bytes (a pair's too; its fourth is written above).
             let lead = single | pair;
             let out = _mm512_mask_mov_epi8(out, lead, b0);
-            let out = _mm512_mask_mov_epi8(out, lead << 1, _mm512_permutexvar_epi8(t.back1, b1));
-            let out = _mm512_mask_mov_epi8(out, lead << 2, _mm512_permutexvar_epi8(t.back2, b2));
-            let drop =
-                drop | single << 3 | single << 4 | single << 5 | (single & two) << 2 | (single & one) << 1;
+            let b1 = _mm512_permutexvar_epi8(t.back1, b1);
+            let b2 = _mm512_permutexvar_epi8(t.back2, b2);
+            let out = _mm512_mask_mov_epi8(out, lead << 1, b1);
+            let out = _mm512_mask_mov_epi8(out, lead << 2, b2);
+            let drop = drop
+                | single << 3
+                | single << 4
+                | single << 5
+                | (single & two) << 2
+                | (single & one) << 1;
             (drop, cut, out)
         })()
     }};
@@ -387,10 +407,13 @@ mod tests {
         }
     }
 
-    /// Chunks packed with escapes of every kind back to back, so that many decode in one
-    /// chunk and some straddle each chunk's end, at every starting offset.
+    /// Chunks packed with escapes of every kind back to back, so that many decode in one chunk
+    /// and some straddle each chunk's end, at every starting offset; and invalid escapes put
+    /// anywhere in them.
     #[test]
     fn dense_escapes_at_every_offset() {
+        // Each decodes to no more bytes than it takes (lone surrogates to U+FFFD), so the
+        // whole string goes through `blocks64` and its output is compared.
         let kinds = [
             r"\n",
             r"\u00e9",
@@ -400,6 +423,7 @@ mod tests {
             r#"\""#,
             r"\/",
             r"\ud83d\ude00",
+            r"\uDBFF\uDFFF",
             "é",
             "x",
             r"\u07ff",
@@ -410,22 +434,34 @@ mod tests {
             r"\uD7FF",
             r"\uE000",
             r"\uDE00",
-            r"\q",
-            r"\u12x4",
+            r"\ud800",
+            r"\ud83d\u0041",
         ];
+        // Each makes `blocks64` give up (`None`), wherever it is.
+        let bad = [r"\q", r"\u12x4", r"\ud83d\udeXY", r"\uDBFF\uDC0", "\\"];
         let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as usize
+        };
         for pre in 0..70 {
             let mut text = "p".repeat(pre);
             for _ in 0..60 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                text.push_str(kinds[(x % kinds.len() as u64) as usize]);
+                text.push_str(kinds[next() % kinds.len()]);
             }
             for end in 0..text.len() {
                 if text.is_char_boundary(end) && !agrees(&text[..end]) {
                     return;
                 }
+            }
+            for b in bad {
+                let cut = (next() % text.len()..text.len())
+                    .find(|&c| text.is_char_boundary(c))
+                    .unwrap_or(text.len());
+                agrees(&format!("{}{b}{}", &text[..cut], &text[cut..]));
+                agrees(&format!("{}{b}", &text[..cut]));
             }
         }
     }
