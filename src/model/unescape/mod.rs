@@ -137,7 +137,7 @@ const SLACK: usize = 64;
 /// has; the caller then unescapes by runs).
 ///
 /// On `Some(len)`, every byte of `out[..len]` has been written: the output only grows over
-/// bytes just stored (a chunk's 32 or 16 cover the at most 32 or 16 it counts; an escape's 4
+/// bytes just stored (a chunk's 64, 32 or 16 cover the at most as many it counts; an escape's 4
 /// the at most 4 it decodes to). Every escape is at least as long as what it decodes to
 /// (`escape_with` returns `None` otherwise), so the output never gets ahead of the input
 /// (`o <= i`), and a chunk stored at `o` ends by `raw.len() + SLACK`. The output is valid
