@@ -135,7 +135,9 @@ macro_rules! chunk {
             if u == 0 {
                 return (drop, cut, out);
             }
-            // A branch: in the chat corpus two chunks in three with escapes have no `\u`.
+            // A branch, measured faster than doing this for every chunk (chat_heavy/1000
+            // parse + decode 217-223 against 230-234 µs; the tenth pass found a `\u` in a third of
+            // the 32-byte chunks with escapes).
             // `\uXXXX`: each digit's value (0x80 when not a hex digit or not ASCII) in the
             // escape's first lane.
             let [h2, h3, h4, h5] = h;
