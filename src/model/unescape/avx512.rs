@@ -249,26 +249,11 @@ macro_rules! chunk {
     }};
 }
 
-/// Whether the CPU has what [`blocks64`] needs: the feature tests once, then one load.
+/// Whether the CPU has what [`blocks64`] needs: the scanner's CPU level (its feature tests
+/// once, then one load).
 #[inline(always)]
 pub(super) fn available() -> bool {
-    use std::sync::atomic::{AtomicU8, Ordering};
-    /// 0: not tested yet; 1: no; 2: yes.
-    static HAS: AtomicU8 = AtomicU8::new(0);
-    match HAS.load(Ordering::Relaxed) {
-        0 => {
-            let has = std::is_x86_feature_detected!("avx512f")
-                && std::is_x86_feature_detected!("avx512bw")
-                && std::is_x86_feature_detected!("avx512vbmi")
-                && std::is_x86_feature_detected!("avx512vbmi2")
-                && std::is_x86_feature_detected!("bmi1")
-                && std::is_x86_feature_detected!("bmi2")
-                && std::is_x86_feature_detected!("popcnt");
-            HAS.store(1 + has as u8, Ordering::Relaxed);
-            has
-        }
-        level => level == 2,
-    }
+    crate::scanner::simd::level() >= 3
 }
 
 /// [`super::unescape_blocks`] by 64-byte chunks (see the module's doc). Returns the output's

@@ -8,6 +8,8 @@
 //! - [`scalar`]: the portable reference, eight bytes at a time in a `u64` (SWAR). Miri runs it.
 //! - `sse2`: 16-byte vectors; SSE2 is part of the x86_64 baseline, so it needs no detection.
 //! - `avx2`: 32-byte vectors, chosen at run time when the CPU has AVX2.
+//! - `avx512`: the escape-by-mask blocks ([`blocks_by_mask`]) in one 64-byte vector, chosen at
+//!   run time when the CPU has AVX-512 F, BW, VBMI and VBMI2 (the rest stays on AVX2 there).
 //!
 //! The choice is made once and cached. Building with `--cfg agui_wire_force_scalar` (or
 //! under miri) uses the scalar kernel everywhere.
@@ -16,6 +18,8 @@ pub(crate) mod scalar;
 
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
 pub(crate) mod avx2;
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+pub(crate) mod avx512;
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
 pub(crate) mod sse2;
 
@@ -93,8 +97,8 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> Option<Masks> {
     }
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
     {
-        if level() == 2 {
-            // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
+        if level() >= 2 {
+            // SAFETY: level 2 or more is stored only after `is_x86_feature_detected!("avx2")`, and
             // `at + BLOCK <= bytes.len()` was just checked.
             return Some(unsafe { avx2::string_masks(bytes, at) });
         }
@@ -123,8 +127,14 @@ pub(crate) fn blocks_by_mask(
 ) -> Result<usize, usize> {
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
     {
-        if level() == 2 {
-            // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`.
+        let level = level();
+        if level >= 3 {
+            // SAFETY: level 3 is stored only after the AVX-512 F, BW, VBMI, VBMI2, BMI1, BMI2
+            // and POPCNT feature tests all passed.
+            return unsafe { avx512::blocks_by_mask(bytes, pos, escaped, non_ascii) };
+        }
+        if level >= 2 {
+            // SAFETY: level 2 or more is stored only after `is_x86_feature_detected!("avx2")`.
             return unsafe { avx2::blocks_by_mask(bytes, pos, escaped, non_ascii) };
         }
     }
@@ -218,8 +228,8 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
     {
         if at + BLOCK <= bytes.len() {
-            if level() == 2 {
-                // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`.
+            if level() >= 2 {
+                // SAFETY: level 2 or more is stored only after `is_x86_feature_detected!("avx2")`.
                 let (m, na) = unsafe { avx2::special_mask(bytes, at) };
                 return (m, BLOCK, na);
             }
@@ -248,8 +258,8 @@ fn tail_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
         // `at + BLOCK > len` here, so `at > base` and the shift is 1..=63 (or 64 only if
         // `at == len`, handled by `checked_shr`).
         let shift = (at - base) as u32;
-        let (m, na) = if level() == 2 {
-            // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
+        let (m, na) = if level() >= 2 {
+            // SAFETY: level 2 or more is stored only after `is_x86_feature_detected!("avx2")`, and
             // `base + BLOCK == bytes.len()`.
             unsafe { avx2::special_mask(bytes, base) }
         } else {
@@ -263,8 +273,8 @@ fn tail_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
     }
     let mut block = [b' '; BLOCK];
     block[..n].copy_from_slice(&bytes[at..]);
-    if level() == 2 {
-        // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`, and
+    if level() >= 2 {
+        // SAFETY: level 2 or more is stored only after `is_x86_feature_detected!("avx2")`, and
         // `block` is exactly 64 bytes long.
         let (m, na) = unsafe { avx2::special_mask(&block, 0) };
         return (m, n, na);
@@ -277,16 +287,26 @@ fn tail_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
 #[inline(always)]
 pub(crate) fn level() -> u8 {
     use std::sync::atomic::{AtomicU8, Ordering};
-    // 0 = not yet detected, 1 = SSE2, 2 = AVX2.
+    // 0 = not yet detected, 1 = SSE2, 2 = AVX2, 3 = AVX2 and AVX-512 (F, BW, VBMI, VBMI2,
+    // with BMI1, BMI2 and POPCNT), what the AVX-512 kernels here and in the unescaper need.
     static LEVEL: AtomicU8 = AtomicU8::new(0);
     let level = LEVEL.load(Ordering::Relaxed);
     if level != 0 {
         return level;
     }
-    let level = if std::is_x86_feature_detected!("avx2") {
-        2
-    } else {
+    let level = if !std::is_x86_feature_detected!("avx2") {
         1
+    } else if std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512vbmi")
+        && std::is_x86_feature_detected!("avx512vbmi2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("popcnt")
+    {
+        3
+    } else {
+        2
     };
     LEVEL.store(level, Ordering::Relaxed);
     level
@@ -405,8 +425,8 @@ pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
         if bytes.len().saturating_sub(from) < 16 {
             return scalar::find_string_special(bytes, from);
         }
-        if level == 2 {
-            // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`.
+        if level >= 2 {
+            // SAFETY: level 2 or more is stored only after `is_x86_feature_detected!("avx2")`.
             return unsafe { avx2::find_string_special(bytes, from) };
         }
         sse2::find_string_special(bytes, from)
@@ -424,8 +444,8 @@ pub(crate) fn find_string_special(bytes: &[u8], from: usize) -> (usize, bool) {
 #[inline(always)]
 pub(crate) fn find_line_end(bytes: &[u8], from: usize) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
-    if level() == 2 {
-        // SAFETY: level 2 is stored only after `is_x86_feature_detected!("avx2")`.
+    if level() >= 2 {
+        // SAFETY: level 2 or more is stored only after `is_x86_feature_detected!("avx2")`.
         return unsafe { avx2::find_line_end(bytes, from) };
     }
     #[cfg(not(any(miri, agui_wire_force_scalar)))]
@@ -554,8 +574,8 @@ type BlocksFn = dyn Fn(&[u8], usize, &mut bool, &mut bool) -> Result<usize, usiz
 
 /// The escape-by-mask path against the per-bit loop and its kernels against the scalar one,
 /// at `from` (part of [`kernels_agree`]): every kernel's [`string_masks`] equal to the scalar
-/// twin's; [`blocks_by_mask`] (the dispatch, AVX2 on this CPU) equal to the same loop over
-/// the scalar and SSE2 masks; and, at a quote, the scanner with the mask path
+/// twin's; [`blocks_by_mask`] (the dispatch: AVX-512 or AVX2, as the CPU has them) equal to
+/// the same loop over the scalar masks, and so are the SSE2 and AVX2 loops; and, at a quote, the scanner with the mask path
 /// ([`Cursor::text_string`](crate::scanner::Cursor::text_string)) giving exactly what the
 /// per-bit scanner ([`Cursor::string`](crate::scanner::Cursor::string)) gives: the same token
 /// and end, or the same error at the same offset.
@@ -579,6 +599,16 @@ pub(crate) fn masks_agree(bytes: &[u8], from: usize) -> Result<(), String> {
             if avx != want {
                 return Err(format!(
                     "avx2 string_masks at {from}: {avx:?}, scalar {want:?}"
+                ));
+            }
+        }
+        if level() >= 3 {
+            // SAFETY: level 3 is stored only after the AVX-512 feature tests passed, and
+            // `from + BLOCK <= bytes.len()`.
+            let avx = unsafe { avx512::string_masks(bytes, from) };
+            if avx != want {
+                return Err(format!(
+                    "avx512 string_masks at {from}: {avx:?}, scalar {want:?}"
                 ));
             }
         }
@@ -610,6 +640,15 @@ pub(crate) fn masks_agree(bytes: &[u8], from: usize) -> Result<(), String> {
             return Err(format!(
                 "sse2 blocks_by_mask from {from}: {sse:?}, scalar {want:?}"
             ));
+        }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 support was just checked.
+            let avx = run(&|b, at, e, n| unsafe { avx2::blocks_by_mask(b, at, e, n) });
+            if avx != want {
+                return Err(format!(
+                    "avx2 blocks_by_mask from {from}: {avx:?}, scalar {want:?}"
+                ));
+            }
         }
     }
     if bytes.get(from) == Some(&b'"') {
