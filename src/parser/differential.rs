@@ -382,9 +382,9 @@ pub fn tool_call_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
         },
         |p, head| {
             let r = if head {
-                p.tool_call_in::<true>()
+                p.tool_call_in::<true, _>(|c| c)
             } else {
-                p.tool_call_in::<false>()
+                p.tool_call_in::<false, _>(|c| c)
             };
             r.map(|c| format!("{c:?}"))
         },

@@ -322,7 +322,9 @@ impl<'a> Parser<'a, '_> {
                     F::Metadata => m.metadata = p.metadata(false)?,
                     F::SubagentRunId => m.subagent_run_id = p.opt_string("subagentRunId")?,
                     F::ToolCalls => {
-                        m.tool_calls = p.opt_short_rlist("toolCalls", |p| p.tool_call())?
+                        m.tool_calls = p.opt_short_rlist("toolCalls", |p, slot| {
+                            p.tool_call_in::<true, _>(|c| slot.put(c))
+                        })?
                     }
                     F::ToolCallId => set(&mut m.tool_call_id, p.string("toolCallId")?),
                     F::Error => m.error = p.opt_string("error")?,
@@ -465,14 +467,18 @@ impl<'a> Parser<'a, '_> {
             Some(b'"') => self.string("content").map(Content::Text),
             Some(b'[') => {
                 let limit = self.opts.max_list_items;
-                self.short_rlist("content", limit, |p| p.input_content())
+                self.short_rlist("content", limit, |p, slot| p.input_content(|c| slot.put(c)))
                     .map(Content::Parts)
             }
             _ => Err(self.wrong_type("content", "a string or an array of content parts")),
         }
     }
 
-    pub(crate) fn input_content(&mut self) -> RawResult<InputContent<'a>> {
+    /// One content part, handed to `put` (which writes it in its list slot).
+    pub(crate) fn input_content<R>(
+        &mut self,
+        put: impl FnOnce(InputContent<'a>) -> R,
+    ) -> RawResult<R> {
         let mut b = PartParts::default();
         let (kind, obj) = self.tagged_keyed(
             "content part",
@@ -518,7 +524,7 @@ impl<'a> Parser<'a, '_> {
                 extra,
             })
         };
-        Ok(match kind {
+        Ok(put(match kind {
             InputContentKind::Text => InputContent::Text(TextInputContent {
                 id: b.id,
                 text: b.text.ok_or_else(|| Self::missing(start, "text"))?,
@@ -550,7 +556,7 @@ impl<'a> Parser<'a, '_> {
                     extra,
                 })
             }
-        })
+        }))
     }
 
     pub(crate) fn source(&mut self) -> RawResult<InputContentSource<'a>> {
@@ -610,15 +616,14 @@ impl<'a> Parser<'a, '_> {
         })
     }
 
-    pub(crate) fn tool_call(&mut self) -> RawResult<ToolCall<'a>> {
-        self.tool_call_in::<true>()
-    }
-
     /// [`Parser::tool_call`], with (`HEAD`) or without the templates of its first fields
     /// and of its function's ([`Parser::tool_call_head`], [`Parser::function_head`]); the
     /// differential tests compare the two.
     #[inline(always)]
-    pub(crate) fn tool_call_in<const HEAD: bool>(&mut self) -> RawResult<ToolCall<'a>> {
+    pub(crate) fn tool_call_in<const HEAD: bool, R>(
+        &mut self,
+        put: impl FnOnce(ToolCall<'a>) -> R,
+    ) -> RawResult<R> {
         self.expect_kind(b'{', "toolCalls", "an object")?;
         let mut obj = self.open()?;
         let mut call = ToolCall::default();
@@ -649,10 +654,14 @@ impl<'a> Parser<'a, '_> {
                 _ => self.unknown(&mut obj, key)?,
             }
         }
-        call.id = id.ok_or_else(|| Self::missing(obj.start, "id"))?;
-        call.function = function.ok_or_else(|| Self::missing(obj.start, "function"))?;
-        call.extra = self.finish(obj);
-        Ok(call)
+        // Assembled in `put`'s place (a list slot), field by field: the whole call is not
+        // moved through `Result`s.
+        Ok(put(ToolCall {
+            id: id.ok_or_else(|| Self::missing(obj.start, "id"))?,
+            function: function.ok_or_else(|| Self::missing(obj.start, "function"))?,
+            extra: self.finish(obj),
+            ..call
+        }))
     }
 
     /// A tool call's first fields as senders write them, `"id":"…","type":"function",

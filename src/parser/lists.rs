@@ -45,23 +45,24 @@ impl<'a> Parser<'a, '_> {
 
     /// [`Parser::rlist`] for the short lists of a message (content parts, tool calls): a
     /// non-empty list starts with room for [`SMALL_LIST_HINT`] items, fewer when the bytes still
-    /// to read could not hold them.
+    /// to read could not hold them. `item` builds each item in its slot of the list (a part or
+    /// a call is a few hundred bytes: moved through `Result`s, it was copied twice).
     pub(crate) fn short_rlist<T: Item<'a>>(
         &mut self,
         field: &'static str,
         limit: usize,
-        mut item: impl FnMut(&mut Self) -> RawResult<T>,
+        item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
     ) -> RawResult<List<'a, T>> {
         let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
         let hint = (rest / SMALL_ITEM_BYTES).min(SMALL_LIST_HINT).min(limit);
-        self.list_in::<T, Resumable>(field, limit, hint, |p, slot| Ok(slot.put(item(p)?)))
+        self.list_in::<T, Resumable>(field, limit, hint, item)
     }
 
     /// An optional [`Parser::short_rlist`] (present: `null` per the options).
     pub(crate) fn opt_short_rlist<T: Item<'a>>(
         &mut self,
         field: &'static str,
-        item: impl FnMut(&mut Self) -> RawResult<T>,
+        item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
     ) -> RawResult<Option<List<'a, T>>> {
         self.opt_of(field, |p, limit| p.short_rlist(field, limit, item))
     }

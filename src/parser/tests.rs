@@ -402,9 +402,9 @@ fn tool_call_heads_agree_with_the_general_loops() {
         let run = |head: bool| {
             let mut p = Parser::new(doc.as_bytes(), &arena, &opts);
             let r = if head {
-                p.tool_call_in::<true>()
+                p.tool_call_in::<true, _>(|c| c)
             } else {
-                p.tool_call_in::<false>()
+                p.tool_call_in::<false, _>(|c| c)
             };
             r.map(|c| format!("{c:?}")).map_err(|e| (e.kind, e.offset))
         };
