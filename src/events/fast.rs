@@ -17,7 +17,7 @@ use bumpalo::Bump;
 use super::fields::{self, F};
 use super::parse::roles;
 use super::*;
-use crate::model::{Content, Extra, JsonKind, List, RawJson, Role, Str};
+use crate::model::{Content, Extra, ExtraParts, JsonKind, List, RawJson, Role, Str};
 use crate::parser::{ParseOptions, Parser};
 use crate::scanner::{StrToken, simd};
 
@@ -112,7 +112,8 @@ const TOOL_ROLE: &[u8; 15] = b",\"role\":\"tool\"}";
 /// The wire order the general parser records for `TOOL_CALL_RESULT` with `role` before
 /// `content` (field ids of `EventType::fields`: `type` 0, `messageId` 5, `toolCallId` 6,
 /// `content` 7, `role` 8), out of the canonical order; a constant, so nothing is allocated.
-static ROLE_FIRST_ORDER: [u32; 5] = [0, 5, 6, 8, 7];
+static ROLE_FIRST_ORDER: ExtraParts<'static> =
+    ExtraParts::new(List::new(), List::borrowed(&[0, 5, 6, 8, 7]));
 
 /// Whether `input` holds `lit` at `at`.
 #[inline(always)]
@@ -274,10 +275,7 @@ pub(crate) fn tool_result<'a>(
         return None;
     }
     let extra = if role_first {
-        Extra {
-            fields: List::new(),
-            order: List::borrowed(&ROLE_FIRST_ORDER),
-        }
+        Extra::shared(&ROLE_FIRST_ORDER)
     } else {
         Extra::default()
     };

@@ -13,7 +13,7 @@ use crate::parser::ParseOptions;
 /// in the slot and lends it, where [`Event::parse`] returns it in a `Result` the caller moves
 /// it out of.
 ///
-/// An [`Event`] is up to 360 bytes. Taking it out of a `Result` copies it (a `memcpy` of the
+/// An [`Event`] is up to 192 bytes. Taking it out of a `Result` copies it (a `memcpy` of the
 /// whole enum, often twice in a loop), and dropping it runs through every field that could own
 /// memory; for the small events that make up a stream each costs about as much as finding the
 /// SSE frame. In a slot the event is built where it stays, and an event that owns nothing

@@ -6,6 +6,7 @@ use std::fmt;
 
 use bumpalo::Bump;
 
+use super::text::Text;
 use super::unescape::{unescape, unescape_in, unescape_to};
 use crate::error::{Error, ErrorKind};
 
@@ -28,17 +29,19 @@ use crate::error::{Error, ErrorKind};
 /// ```
 #[derive(Clone, Default)]
 pub struct Str<'a> {
-    raw: Cow<'a, str>,
-    escaped: bool,
+    /// The raw content; its flag is "has escapes" ([`ESCAPED`]).
+    raw: Text<'a>,
 }
+
+/// [`Str`]'s flag in its [`Text`].
+const ESCAPED: usize = 1;
 
 impl<'a> Str<'a> {
     /// Wraps raw string content the scanner has already validated.
     #[inline]
     pub(crate) fn from_validated(raw: &'a str, escaped: bool) -> Str<'a> {
         Str {
-            raw: Cow::Borrowed(raw),
-            escaped,
+            raw: Text::borrowed(raw, escaped as usize),
         }
     }
 
@@ -54,14 +57,10 @@ impl<'a> Str<'a> {
             let mut out = String::with_capacity(text.len() + 8);
             escape_into(text, &mut out);
             Str {
-                raw: Cow::Owned(out),
-                escaped: true,
+                raw: Text::owned(out, ESCAPED),
             }
         } else {
-            Str {
-                raw: Cow::Borrowed(text),
-                escaped: false,
-            }
+            Str::from_validated(text, false)
         }
     }
 
@@ -76,10 +75,7 @@ impl<'a> Str<'a> {
         if needs_escape(text) {
             let mut out = String::with_capacity(text.len() + 8);
             escape_into(text, &mut out);
-            Str {
-                raw: Cow::Borrowed(arena.alloc_str(&out)),
-                escaped: true,
-            }
+            Str::from_validated(arena.alloc_str(&out), true)
         } else {
             Str::new(text)
         }
@@ -114,10 +110,7 @@ impl<'a> Str<'a> {
                 "",
             ));
         }
-        Ok(Str {
-            raw: Cow::Borrowed(raw),
-            escaped: tok.escaped,
-        })
+        Ok(Str::from_validated(raw, tok.escaped))
     }
 
     /// The raw, escaped content as on the wire (without quotes).
@@ -128,7 +121,7 @@ impl<'a> Str<'a> {
     /// ```
     #[inline]
     pub fn raw(&self) -> &str {
-        &self.raw
+        self.raw.as_str()
     }
 
     /// Whether the raw content contains escapes (so unescaping does work).
@@ -139,7 +132,7 @@ impl<'a> Str<'a> {
     /// ```
     #[inline]
     pub fn is_escaped(&self) -> bool {
-        self.escaped
+        self.raw.flags() & ESCAPED != 0
     }
 
     /// The text, unescaped; borrows when there is nothing to unescape.
@@ -151,10 +144,10 @@ impl<'a> Str<'a> {
     /// assert_eq!(Str::from_raw(r"\ud83d\ude00").unwrap().unescaped(), "😀");
     /// ```
     pub fn unescaped(&self) -> Cow<'_, str> {
-        if self.escaped {
-            Cow::Owned(unescape(&self.raw))
+        if self.is_escaped() {
+            Cow::Owned(unescape(self.raw()))
         } else {
-            Cow::Borrowed(&self.raw)
+            Cow::Borrowed(self.raw())
         }
     }
 
@@ -167,10 +160,10 @@ impl<'a> Str<'a> {
     /// assert_eq!(s.in_arena(&arena), "a\tb");
     /// ```
     pub fn in_arena(&self, arena: &'a Bump) -> &'a str {
-        match (&self.raw, self.escaped) {
-            (Cow::Borrowed(raw), false) => raw,
-            (raw, false) => arena.alloc_str(raw),
-            (raw, true) => unescape_in(raw, arena),
+        match (self.raw.as_borrowed(), self.is_escaped()) {
+            (Some(raw), false) => raw,
+            (None, false) => arena.alloc_str(self.raw()),
+            (_, true) => unescape_in(self.raw(), arena),
         }
     }
 
@@ -182,7 +175,7 @@ impl<'a> Str<'a> {
     /// assert_eq!(Str::from_raw(r#"a\"b"#).unwrap().as_plain(), None);
     /// ```
     pub fn as_plain(&self) -> Option<&str> {
-        (!self.escaped).then_some(&*self.raw)
+        (!self.is_escaped()).then_some(self.raw())
     }
 
     /// Compares the unescaped text with `text`, without allocating.
@@ -192,12 +185,12 @@ impl<'a> Str<'a> {
     /// assert!(Str::from_raw(r"\u0041B").unwrap().eq_text("AB"));
     /// ```
     pub fn eq_text(&self, text: &str) -> bool {
-        if !self.escaped {
-            return &*self.raw == text;
+        if !self.is_escaped() {
+            return self.raw() == text;
         }
         let mut rest = text.as_bytes();
         let mut same = true;
-        unescape_to(&self.raw, |piece| {
+        unescape_to(self.raw(), |piece| {
             if same {
                 if let Some(tail) = rest.strip_prefix(piece.as_bytes()) {
                     rest = tail;
@@ -226,7 +219,7 @@ impl<'a> Str<'a> {
     /// assert!(Str::new("").is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.raw.is_empty()
+        self.raw.len() == 0
     }
 
     /// Copies borrowed content so the value no longer borrows the input.
@@ -238,18 +231,17 @@ impl<'a> Str<'a> {
     /// ```
     pub fn into_owned(self) -> Str<'static> {
         Str {
-            raw: Cow::Owned(self.raw.into_owned()),
-            escaped: self.escaped,
+            raw: self.raw.into_owned(),
         }
     }
 }
 
 impl PartialEq for Str<'_> {
     fn eq(&self, other: &Self) -> bool {
-        if self.escaped || other.escaped {
+        if self.is_escaped() || other.is_escaped() {
             self.unescaped() == other.unescaped()
         } else {
-            self.raw == other.raw
+            self.raw() == other.raw()
         }
     }
 }
@@ -354,17 +346,25 @@ impl JsonKind {
 /// ```
 #[derive(Clone)]
 pub struct RawJson<'a> {
-    text: Cow<'a, str>,
-    kind: JsonKind,
-    compact: bool,
+    /// The text; its flags are the kind (`JsonKind as usize`, three bits) and [`COMPACT`].
+    text: Text<'a>,
+}
+
+/// [`RawJson`]'s "no whitespace outside strings" flag in its [`Text`].
+const COMPACT: usize = 1 << 3;
+const KIND_MASK: usize = COMPACT - 1;
+
+/// A [`RawJson`]'s flags.
+#[inline(always)]
+const fn raw_flags(kind: JsonKind, compact: bool) -> usize {
+    kind as usize | if compact { COMPACT } else { 0 }
 }
 
 impl<'a> RawJson<'a> {
+    #[inline]
     pub(crate) fn from_validated(text: &'a str, kind: JsonKind, compact: bool) -> RawJson<'a> {
         RawJson {
-            text: Cow::Borrowed(text),
-            kind,
-            compact,
+            text: Text::borrowed(text, raw_flags(kind, compact)),
         }
     }
 
@@ -387,11 +387,8 @@ impl<'a> RawJson<'a> {
         let kind =
             crate::scanner::validate_document(bytes, max_depth).map_err(|e| e.locate(bytes))?;
         let trimmed = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
-        Ok(RawJson {
-            text: Cow::Borrowed(trimmed),
-            kind,
-            compact: !has_ws_outside_strings(trimmed.as_bytes()),
-        })
+        let compact = !has_ws_outside_strings(trimmed.as_bytes());
+        Ok(RawJson::from_validated(trimmed, kind, compact))
     }
 
     /// Like [`RawJson::from_text`] for an owned string.
@@ -403,11 +400,7 @@ impl<'a> RawJson<'a> {
     /// ```
     pub fn from_string(text: String) -> Result<RawJson<'static>, Error> {
         let v = RawJson::from_text(&text)?;
-        Ok(RawJson {
-            kind: v.kind,
-            compact: v.compact,
-            text: Cow::Owned(v.text.into_owned()),
-        })
+        Ok(v.into_owned())
     }
 
     /// `null`.
@@ -417,11 +410,7 @@ impl<'a> RawJson<'a> {
     /// assert!(RawJson::null().is_null());
     /// ```
     pub fn null() -> RawJson<'static> {
-        RawJson {
-            text: Cow::Borrowed("null"),
-            kind: JsonKind::Null,
-            compact: true,
-        }
+        RawJson::from_validated("null", JsonKind::Null, true)
     }
 
     /// The value's text, exactly as in the input.
@@ -432,7 +421,7 @@ impl<'a> RawJson<'a> {
     /// ```
     #[inline]
     pub fn text(&self) -> &str {
-        &self.text
+        self.text.as_str()
     }
 
     /// The value's bytes, exactly as in the input.
@@ -443,7 +432,7 @@ impl<'a> RawJson<'a> {
     /// ```
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        self.text.as_bytes()
+        self.text.as_str().as_bytes()
     }
 
     /// The value's JSON type.
@@ -454,7 +443,9 @@ impl<'a> RawJson<'a> {
     /// ```
     #[inline]
     pub fn kind(&self) -> JsonKind {
-        self.kind
+        use JsonKind::*;
+        const KINDS: [JsonKind; 8] = [Null, Bool, Number, String, Array, Object, Null, Null];
+        KINDS[self.text.flags() & KIND_MASK]
     }
 
     /// Whether the value is `null`.
@@ -464,7 +455,7 @@ impl<'a> RawJson<'a> {
     /// assert!(!RawJson::from_text("0").unwrap().is_null());
     /// ```
     pub fn is_null(&self) -> bool {
-        self.kind == JsonKind::Null
+        self.kind() == JsonKind::Null
     }
 
     /// Whether the text has no whitespace outside strings (so a compact writer can copy it).
@@ -474,7 +465,7 @@ impl<'a> RawJson<'a> {
     /// assert!(RawJson::from_text(r#"{"a b":1}"#).unwrap().is_compact());
     /// ```
     pub fn is_compact(&self) -> bool {
-        self.compact
+        self.text.flags() & COMPACT != 0
     }
 
     /// Copies borrowed text so the value no longer borrows the input.
@@ -486,36 +477,31 @@ impl<'a> RawJson<'a> {
     /// ```
     pub fn into_owned(self) -> RawJson<'static> {
         RawJson {
-            text: Cow::Owned(self.text.into_owned()),
-            kind: self.kind,
-            compact: self.compact,
+            text: self.text.into_owned(),
         }
     }
 
     /// The borrowed text, when it borrows from outside the value.
     pub(crate) fn borrowed_text(&self) -> Option<&'a str> {
-        match self.text {
-            Cow::Borrowed(s) => Some(s),
-            Cow::Owned(_) => None,
-        }
+        self.text.as_borrowed()
     }
 }
 
 impl PartialEq for RawJson<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.kind == other.kind && eq_ignoring_ws(self.text.as_bytes(), other.text.as_bytes())
+        self.kind() == other.kind() && eq_ignoring_ws(self.as_bytes(), other.as_bytes())
     }
 }
 
 impl fmt::Debug for RawJson<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RawJson({})", self.text)
+        write!(f, "RawJson({})", self.text())
     }
 }
 
 impl fmt::Display for RawJson<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(self.text())
     }
 }
 
@@ -639,9 +625,12 @@ pub struct List<'a, T> {
     repr: ListRepr<'a, T>,
 }
 
+/// Two words: an owned list is boxed (lists are edited rarely and read often, and a parsed
+/// body holds thousands of them).
+#[allow(clippy::box_collection)] // the box is the point: it keeps `List` at two words
 enum ListRepr<'a, T> {
     Arena(&'a [T]),
-    Owned(Vec<T>),
+    Owned(Box<Vec<T>>),
 }
 
 impl<'a, T> List<'a, T> {
@@ -683,6 +672,11 @@ impl<'a, T> List<'a, T> {
         }
     }
 
+    /// Whether the list owns a heap `Vec` (built or edited by hand).
+    pub(crate) fn is_owned(&self) -> bool {
+        matches!(self.repr, ListRepr::Owned(_))
+    }
+
     /// A `Vec` to edit, copying the elements out of the arena the first time.
     ///
     /// ```
@@ -696,7 +690,7 @@ impl<'a, T> List<'a, T> {
         T: Clone,
     {
         if let ListRepr::Arena(s) = self.repr {
-            self.repr = ListRepr::Owned(s.to_vec());
+            self.repr = ListRepr::Owned(Box::new(s.to_vec()));
         }
         match &mut self.repr {
             ListRepr::Owned(v) => v,
@@ -717,7 +711,7 @@ impl<'a, T> List<'a, T> {
     {
         let v: Vec<T> = match self.repr {
             ListRepr::Arena(s) => s.to_vec(),
-            ListRepr::Owned(v) => v,
+            ListRepr::Owned(v) => *v,
         };
         List::from(v.into_iter().map(f).collect::<Vec<U>>())
     }
@@ -733,7 +727,7 @@ impl<T: Clone> Clone for List<'_, T> {
     fn clone(&self) -> Self {
         match &self.repr {
             ListRepr::Arena(s) => List::borrowed(s),
-            ListRepr::Owned(v) => List::from(v.clone()),
+            ListRepr::Owned(v) => List::from(Vec::clone(v)),
         }
     }
 }
@@ -748,7 +742,7 @@ impl<T> std::ops::Deref for List<'_, T> {
 impl<T> From<Vec<T>> for List<'_, T> {
     fn from(v: Vec<T>) -> Self {
         List {
-            repr: ListRepr::Owned(v),
+            repr: ListRepr::Owned(Box::new(v)),
         }
     }
 }
@@ -817,16 +811,94 @@ impl Field<'_> {
 /// ```
 #[derive(Clone, Default)]
 pub struct Extra<'a> {
-    pub(crate) fields: List<'a, Field<'a>>,
+    /// Two words: most objects have neither unknown fields nor an unusual order (`Empty`);
+    /// the parser puts the others' record in its arena.
+    repr: ExtraRepr<'a>,
+}
+
+#[derive(Clone, Default)]
+enum ExtraRepr<'a> {
+    #[default]
+    Empty,
+    Shared(&'a ExtraParts<'a>),
+    Owned(Box<ExtraParts<'a>>),
+}
+
+/// The record behind a non-empty [`Extra`].
+#[derive(Clone, Default)]
+pub(crate) struct ExtraParts<'a> {
+    fields: List<'a, Field<'a>>,
     /// Wire order of the object's keys: ids of known fields (below [`EXTRA_BASE`]) and
     /// `EXTRA_BASE + i` for the i-th unknown field. Empty means "the canonical order".
-    pub(crate) order: List<'a, u32>,
+    order: List<'a, u32>,
+}
+
+impl<'a> ExtraParts<'a> {
+    /// A record of unknown fields and wire order (an empty `order` means canonical).
+    pub(crate) const fn new(fields: List<'a, Field<'a>>, order: List<'a, u32>) -> Self {
+        ExtraParts { fields, order }
+    }
 }
 
 /// Offset of unknown-field ids in [`Extra`]'s order record.
 pub(crate) const EXTRA_BASE: u32 = 1024;
 
 impl<'a> Extra<'a> {
+    /// The record of `fields` and `order`, kept in `arena` (nothing when both are empty).
+    /// The two lists must not own heap memory (the arena never drops what it holds).
+    #[inline]
+    pub(crate) fn in_arena(
+        fields: List<'a, Field<'a>>,
+        order: List<'a, u32>,
+        arena: &'a bumpalo::Bump,
+    ) -> Extra<'a> {
+        if fields.is_empty() && order.is_empty() {
+            return Extra::default();
+        }
+        debug_assert!(!fields.is_owned() && !order.is_owned());
+        Extra::shared(arena.alloc(ExtraParts::new(fields, order)))
+    }
+
+    /// A record that lives elsewhere (the arena, or a `static`).
+    pub(crate) const fn shared(parts: &'a ExtraParts<'a>) -> Extra<'a> {
+        Extra {
+            repr: ExtraRepr::Shared(parts),
+        }
+    }
+
+    /// The record of `fields` and `order` on the heap (nothing when both are empty).
+    pub(crate) fn from_parts(fields: List<'a, Field<'a>>, order: List<'a, u32>) -> Extra<'a> {
+        if fields.is_empty() && order.is_empty() {
+            return Extra::default();
+        }
+        Extra {
+            repr: ExtraRepr::Owned(Box::new(ExtraParts::new(fields, order))),
+        }
+    }
+
+    fn parts(&self) -> Option<&ExtraParts<'a>> {
+        match &self.repr {
+            ExtraRepr::Empty => None,
+            ExtraRepr::Shared(p) => Some(p),
+            ExtraRepr::Owned(p) => Some(p),
+        }
+    }
+
+    fn parts_mut(&mut self) -> &mut ExtraParts<'a> {
+        let parts = match &self.repr {
+            ExtraRepr::Owned(_) => None,
+            ExtraRepr::Empty => Some(ExtraParts::default()),
+            ExtraRepr::Shared(p) => Some((*p).clone()),
+        };
+        if let Some(p) = parts {
+            self.repr = ExtraRepr::Owned(Box::new(p));
+        }
+        match &mut self.repr {
+            ExtraRepr::Owned(p) => p,
+            _ => unreachable!("made owned above"),
+        }
+    }
+
     /// The unknown fields, in input order.
     ///
     /// ```
@@ -834,7 +906,7 @@ impl<'a> Extra<'a> {
     /// assert!(Extra::default().fields().is_empty());
     /// ```
     pub fn fields(&self) -> &[Field<'a>] {
-        &self.fields
+        self.parts().map_or(&[], |p| &p.fields)
     }
 
     /// The unknown field named `key`, if any.
@@ -847,7 +919,7 @@ impl<'a> Extra<'a> {
     /// assert_eq!(input.extra.get("x").map(|v| v.text()), Some("1"));
     /// ```
     pub fn get(&self, key: &str) -> Option<&RawJson<'a>> {
-        self.fields
+        self.fields()
             .iter()
             .find(|f| f.key.eq_text(key))
             .map(|f| &f.value)
@@ -862,10 +934,11 @@ impl<'a> Extra<'a> {
     /// assert_eq!(e.fields().len(), 1);
     /// ```
     pub fn push(&mut self, key: Str<'a>, value: RawJson<'a>) {
-        let i = self.fields.len();
-        self.fields.to_mut().push(Field { key, value });
-        if !self.order.is_empty() {
-            self.order.to_mut().push(EXTRA_BASE + i as u32);
+        let parts = self.parts_mut();
+        let i = parts.fields.len();
+        parts.fields.to_mut().push(Field { key, value });
+        if !parts.order.is_empty() {
+            parts.order.to_mut().push(EXTRA_BASE + i as u32);
         }
     }
 
@@ -878,20 +951,21 @@ impl<'a> Extra<'a> {
     /// assert_eq!(e.remove("k"), 1);
     /// ```
     pub fn remove(&mut self, key: &str) -> usize {
-        let before = self.fields.len();
-        if !self.fields.iter().any(|f| f.key.eq_text(key)) {
+        if !self.fields().iter().any(|f| f.key.eq_text(key)) {
             return 0;
         }
+        let parts = self.parts_mut();
+        let before = parts.fields.len();
         // Drop the removed fields from the order record and renumber the rest.
-        let keep: Vec<bool> = self.fields.iter().map(|f| !f.key.eq_text(key)).collect();
-        if !self.order.is_empty() {
+        let keep: Vec<bool> = parts.fields.iter().map(|f| !f.key.eq_text(key)).collect();
+        if !parts.order.is_empty() {
             let mut new_index = Vec::with_capacity(keep.len());
             let mut n = 0u32;
             for &k in &keep {
                 new_index.push(if k { Some(n) } else { None });
                 n += k as u32;
             }
-            let order: Vec<u32> = self
+            let order: Vec<u32> = parts
                 .order
                 .iter()
                 .filter_map(|&id| {
@@ -906,16 +980,19 @@ impl<'a> Extra<'a> {
                     }
                 })
                 .collect();
-            self.order = List::from(order);
+            parts.order = List::from(order);
         }
         let mut it = keep.iter();
-        self.fields.to_mut().retain(|_| *it.next().unwrap_or(&true));
-        before - self.fields.len()
+        parts
+            .fields
+            .to_mut()
+            .retain(|_| *it.next().unwrap_or(&true));
+        before - parts.fields.len()
     }
 
     /// The recorded wire order (empty when canonical).
     pub(crate) fn order(&self) -> &[u32] {
-        &self.order
+        self.parts().map_or(&[], |p| &p.order)
     }
 
     /// Copies borrowed content out of the input.
@@ -925,22 +1002,25 @@ impl<'a> Extra<'a> {
     /// let e: Extra<'static> = Extra::default().into_owned();
     /// ```
     pub fn into_owned(self) -> Extra<'static> {
-        Extra {
-            fields: self.fields.map(Field::into_owned),
-            order: self.order.map(|x| x),
+        match self.parts() {
+            None => Extra::default(),
+            Some(p) => Extra::from_parts(
+                p.fields.clone().map(Field::into_owned),
+                p.order.clone().map(|x| x),
+            ),
         }
     }
 }
 
 impl PartialEq for Extra<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.fields == other.fields
+        self.fields() == other.fields()
     }
 }
 
 impl fmt::Debug for Extra<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.fields, f)
+        fmt::Debug::fmt(self.fields(), f)
     }
 }
 

@@ -7,12 +7,21 @@
 //! code; see [`crate::parser`] for that and [`crate::writer`] for the way back to JSON.
 //!
 //! Field names follow the protocol's JSON names in snake case (`threadId` → `thread_id`).
+//!
+//! The model is small, since a parse fills the arena with it: a [`Str`], a [`RawJson`], a
+//! [`List`] and an [`Extra`] are two words each (16 bytes on 64-bit targets, and so is an
+//! `Option` of a `Str` or a `RawJson`), a [`Message`] 144 bytes, a [`ToolCall`] 128. Parsing
+//! the bench's conversations (1 000 to 20 000 messages of about 430 bytes) fills 0.6 to 0.75
+//! bytes of arena per byte of input, strings left escaped.
+//!
+//! Every type is `Send` and `Sync`.
 
 mod capabilities;
 mod content;
 mod input;
 mod json;
 mod message;
+mod text;
 mod tree;
 mod unescape;
 
@@ -20,7 +29,7 @@ pub use capabilities::*;
 pub use content::*;
 pub use input::*;
 #[allow(unused_imports)]
-pub(crate) use json::{EXTRA_BASE, has_ws_outside_strings, minify_into};
+pub(crate) use json::{EXTRA_BASE, ExtraParts, has_ws_outside_strings, minify_into};
 pub use json::{Extra, Field, JsonKind, List, RawJson, Str, escape_into};
 pub use message::*;
 pub(crate) use unescape::{unescape as unescape_fast, unescape_lossy, unescape_scalar};
@@ -91,3 +100,48 @@ macro_rules! owned_struct {
     };
 }
 pub(crate) use owned_struct;
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+
+    /// The sizes the module docs give: a regression here costs every parse arena.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_model_stays_small() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<Str<'_>>(), 16);
+        assert_eq!(size_of::<Option<Str<'_>>>(), 16);
+        assert_eq!(size_of::<RawJson<'_>>(), 16);
+        assert_eq!(size_of::<Option<RawJson<'_>>>(), 16);
+        assert_eq!(size_of::<List<'_, Message<'_>>>(), 16);
+        assert_eq!(size_of::<Extra<'_>>(), 16);
+        assert!(
+            size_of::<Message<'_>>() <= 144,
+            "{}",
+            size_of::<Message<'_>>()
+        );
+        assert!(
+            size_of::<ToolCall<'_>>() <= 128,
+            "{}",
+            size_of::<ToolCall<'_>>()
+        );
+        assert!(
+            size_of::<InputContent<'_>>() <= 120,
+            "{}",
+            size_of::<InputContent<'_>>()
+        );
+    }
+
+    #[test]
+    fn send_and_sync() {
+        fn both<T: Send + Sync>() {}
+        both::<RunAgentInput<'static>>();
+        both::<Message<'static>>();
+        both::<Str<'static>>();
+        both::<RawJson<'static>>();
+        both::<List<'static, ToolCall<'static>>>();
+        both::<Extra<'static>>();
+        both::<AgentCapabilities<'static>>();
+    }
+}

@@ -473,7 +473,7 @@ impl<'a, 'o> Parser<'a, 'o> {
             None => List::new(),
             Some(v) => List::borrowed(v.into_bump_slice()),
         };
-        Extra { fields, order }
+        Extra::in_arena(fields, order, self.arena)
     }
 
     /// Writes out the canonical order of what `obj` has read so far (its known fields but

@@ -384,18 +384,18 @@ impl<'de> ObjectBuilder<'de> {
     }
 
     pub(crate) fn finish(self) -> Extra<'de> {
-        Extra {
-            fields: if self.extras.is_empty() {
+        Extra::from_parts(
+            if self.extras.is_empty() {
                 List::new()
             } else {
                 List::from(self.extras)
             },
-            order: if self.non_canonical {
+            if self.non_canonical {
                 List::from(self.order.into_vec())
             } else {
                 List::new()
             },
-        }
+        )
     }
 }
 

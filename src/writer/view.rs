@@ -238,10 +238,7 @@ mod tests {
                 value: RawJson::null(),
             })
             .collect::<Vec<_>>();
-        Extra {
-            fields: List::from(fields),
-            order: List::from(order),
-        }
+        Extra::from_parts(List::from(fields), List::from(order))
     }
 
     #[test]
