@@ -60,16 +60,23 @@ fn hundred_thousand_unknown_fields() {
 }
 
 /// The `messages` list reserved up front stays within its bound: one message per
-/// `MESSAGE_BYTES_HINT` bytes left, at most `MESSAGE_HINT_CAP`, and nothing for `[]`.
+/// `MESSAGE_BYTES_HINT` bytes left, at most `MESSAGE_HINT_CAP`, and nothing for `[]`; a long
+/// uniform list then grows once to fit, not by doubling.
 #[test]
 fn messages_hint_is_bounded_by_the_bytes() {
     let msg = std::mem::size_of::<crate::Message<'_>>();
     let used = |doc: &str| {
-        let arena = Bump::new();
+        let mut arena = Bump::new();
         let input = crate::RunAgentInput::parse(doc.as_bytes(), &arena).unwrap();
         let n = input.messages.len();
         drop(input);
-        (n, arena.allocated_bytes())
+        (
+            n,
+            arena
+                .iter_allocated_chunks()
+                .map(|c| c.len())
+                .sum::<usize>(),
+        )
     };
     let one = r#"{"id":"1","role":"user","content":"hi"}"#;
     // One message, then 4 MB of an unknown field: the hint is capped.
@@ -93,10 +100,29 @@ fn messages_hint_is_bounded_by_the_bytes() {
     let (n, bytes) = used(&doc);
     assert_eq!(n, 0);
     assert!(bytes <= 8 << 10, "{bytes}");
-    // Many small messages (the hint undershoots): all read, the list grows as before.
+    // Many small messages (the hint undershoots): all read, the list grows.
     let many = vec![one; 5000].join(",");
     let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[{many}]}}"#);
     assert_eq!(used(&doc).0, 5000);
+    // 20 000 messages of ~300 bytes: past the hint the list grows once, to fit, so the arena
+    // holds the hint's slots and the list (doubling left 61 440 slots behind, 3x the list).
+    let text = "lorem ipsum ".repeat(22);
+    let long = format!(r#"{{"id":"1","role":"user","content":"{text}"}}"#);
+    let many = vec![long.as_str(); 20_000].join(",");
+    let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[{many}]}}"#);
+    let (n, bytes) = used(&doc);
+    assert_eq!(n, 20_000);
+    assert!(
+        bytes <= 20_000 * msg * 3 / 2,
+        "{bytes} for {}",
+        20_000 * msg
+    );
+    // The same, then 8 MB more: the list's new room is at most half the bytes left.
+    let pad = "x".repeat(8 << 20);
+    let doc = format!(r#"{{"threadId":"t","runId":"r","messages":[{many}],"x":"{pad}"}}"#);
+    let (n, bytes) = used(&doc);
+    assert_eq!(n, 20_000);
+    assert!(bytes <= MESSAGE_HINT_CAP * msg + (doc.len() / 2), "{bytes}");
 }
 
 /// A message's `id` and `subagentRunId` before `role` are read on the way (not skipped
