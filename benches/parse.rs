@@ -3,7 +3,9 @@
 //!
 //! Groups: `media_heavy/<size>`, `chat_heavy/<count>`, `chat_heavy_uuid/<count>` (the
 //! variant `ag-ui-core` can read) and `state_heavy/<size>`, each with
-//! `Throughput::Bytes(input length)` and every peer in the same group; and
+//! `Throughput::Bytes(mean input length)` and every peer in the same group (chat and state
+//! groups time eight documents of the same shape in turn, `AGUI_BENCH_DOCS` to change; see
+//! `common::ROTATION`); and
 //! `media_heavy_cold/64MB`, ours and `memchr2` with the caches flushed before every iteration. Before each group a
 //! table of allocations and peak heap per parse is printed, one line per peer.
 //!
@@ -30,20 +32,35 @@ const STATE_MB: &[usize] = &[1, 4, 16];
 fn main() {
     let profile = common::Profile::from_env();
     let mut c = criterion::Criterion::default().configure_from_args();
+    // Media documents have few branches to learn (a handful of strings): one document.
     for mb in profile.sizes(MEDIA_MB) {
-        common::run_group(&mut c, &corpus::media_heavy(mb), &profile);
+        common::run_group(&mut c, &[corpus::media_heavy(mb)], &profile);
     }
     // The cold-cache row: 64 MiB of media (twice the last-level cache), caches flushed.
     let cold_mb = if profile.test { 1 } else { 64 };
     common::run_cold(&mut c, &corpus::media_heavy(cold_mb), &profile);
-    for n in profile.sizes(CHAT_MESSAGES) {
-        common::run_group(&mut c, &corpus::chat_heavy(n, Dialect::Modern), &profile);
-    }
-    for n in profile.sizes(CHAT_MESSAGES) {
-        common::run_group(&mut c, &corpus::chat_heavy(n, Dialect::AgUiCore), &profile);
+    // Chat and state: `profile.docs` documents of each size, timed in turn (see
+    // `common::ROTATION`).
+    for (dialect, family) in [
+        (Dialect::Modern, "chat_heavy"),
+        (Dialect::AgUiCore, "chat_heavy_uuid"),
+    ] {
+        for n in profile.sizes(CHAT_MESSAGES) {
+            if profile.wants_group(family, &n.to_string()) {
+                let docs: Vec<_> = (0..profile.docs as u64)
+                    .map(|v| corpus::chat_heavy_variant(n, dialect, v))
+                    .collect();
+                common::run_group(&mut c, &docs, &profile);
+            }
+        }
     }
     for mb in profile.sizes(STATE_MB) {
-        common::run_group(&mut c, &corpus::state_heavy(mb), &profile);
+        if profile.wants_group("state_heavy", &format!("{mb}MB")) {
+            let docs: Vec<_> = (0..profile.docs as u64)
+                .map(|v| corpus::state_heavy_variant(mb, v))
+                .collect();
+            common::run_group(&mut c, &docs, &profile);
+        }
     }
     c.final_summary();
 }

@@ -2,7 +2,8 @@
 """Turns the output of `cargo bench --bench parse` (read on stdin) into README's performance
 table: GB/s of input (10^9 bytes a second, from criterion's median) for every peer of each
 group, the ratios to the best typed peer and to `memchr2`, and agui-wire's allocations per
-parse with a reused arena.
+parse with a reused arena. A group timed over several documents in turn (chat and state)
+counts their mean length.
 
     AGUI_BENCH_QUICK=1 cargo bench --bench parse 2>&1 | python3 benches/table.py
 """
@@ -24,7 +25,9 @@ def main():
     for line in sys.stdin:
         m = re.match(r"== (\S+): (\d+) bytes", line)
         if m:
-            sizes[m.group(1)] = int(m.group(2))
+            # A group timed over several documents in turn: their mean length.
+            mean = re.search(r"\((\d+) bytes on average\)", line)
+            sizes[m.group(1)] = int(mean.group(1) if mean else m.group(2))
             order.append(m.group(1))
             continue
         m = re.match(r"alloc (\S+)\s+agui_wire\s+allocs\s+(\d+)", line)

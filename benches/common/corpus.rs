@@ -903,8 +903,15 @@ pub fn media_heavy(mb: usize) -> Corpus {
 }
 
 /// Chat-heavy: exactly `count` messages in conversational turns.
+#[allow(dead_code)] // the parse bench takes its variants
 pub fn chat_heavy(count: usize, dialect: Dialect) -> Corpus {
-    let seed = 0x6368_6174 ^ (count as u64) << 8 ^ dialect as u64;
+    chat_heavy_variant(count, dialect, 0)
+}
+
+/// [`chat_heavy`] from another seed: a different document of the same shape and about the
+/// same size (variant 0 is [`chat_heavy`] itself).
+pub fn chat_heavy_variant(count: usize, dialect: Dialect, variant: u64) -> Corpus {
+    let seed = 0x6368_6174 ^ (count as u64) << 8 ^ dialect as u64 ^ variant << 40;
     let mut d = Doc::new(seed, count * 700 + 16 * 1024, dialect);
     d.open();
     d.small_state();
@@ -1182,10 +1189,16 @@ fn big_object(rng: &mut Rng, w: &mut W, target: usize) -> usize {
 
 /// State-heavy: `state` of about 3/4 and `forwardedProps` of about 1/4 of `mb` MiB, with a
 /// few plain messages; readable by `ag-ui-core` (UUID ids, string content).
+#[allow(dead_code)] // the parse bench takes its variants
 pub fn state_heavy(mb: usize) -> Corpus {
+    state_heavy_variant(mb, 0)
+}
+
+/// [`state_heavy`] from another seed (variant 0 is [`state_heavy`] itself).
+pub fn state_heavy_variant(mb: usize, variant: u64) -> Corpus {
     let total = mb << 20;
     let mut d = Doc::new(
-        0x0073_7461_7465 ^ mb as u64,
+        0x0073_7461_7465 ^ mb as u64 ^ variant << 40,
         total + 16 * 1024,
         Dialect::AgUiCore,
     );
