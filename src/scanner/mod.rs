@@ -322,7 +322,7 @@ impl<'a> Cursor<'a> {
                 pos = next;
             },
         };
-        if non_ascii && simdutf8::basic::from_utf8(&self.bytes[start..end]).is_err() {
+        if non_ascii && !utf8::valid(self.bytes, start, end) {
             // The fast check only says yes or no; std says where.
             let at = std::str::from_utf8(&self.bytes[start..end])
                 .err()

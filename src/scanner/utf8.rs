@@ -1,12 +1,30 @@
-//! UTF-8 check of a short string whose bytes >= 0x80 are already known by a mask.
+//! UTF-8 checks of strings the scanner found a byte >= 0x80 in.
 //!
-//! [`Cursor::short_string`](super::Cursor::short_string) reads strings of up to 64 bytes; when
-//! one has a byte >= 0x80, [`valid_short`] takes the high bytes' mask in 16-byte looks and
-//! [`valid_masked`] visits only those bytes, one sequence at a time, instead of walking every
-//! byte as `std::str::from_utf8` does on short unaligned text. Same answer as std (RFC 3629: no overlong forms, no surrogates, nothing past
-//! U+10FFFF, no cut sequence); tested against it below.
+//! [`valid`] checks a string of any length: on CPUs with AVX-512 by 64-byte chunks and table
+//! lookups with no branch on the text ([`simd::avx512::valid_utf8`]; text mixing ASCII and
+//! other scripts made the per-chunk "all ASCII?" branches of a general-purpose checker miss
+//! often), elsewhere by `simdutf8`. [`Cursor::short_string`](super::Cursor::short_string)
+//! reads strings of up to 64 bytes; for those, [`valid_short`] takes the AVX-512 chunk too, or
+//! else the high bytes' mask in 16-byte looks, and [`valid_masked`] visits only those bytes,
+//! one sequence at a time. Same answer as std (RFC 3629: no overlong forms, no surrogates,
+//! nothing past U+10FFFF, no cut sequence); tested against it below, every kernel.
 
 use super::simd;
+
+/// Whether `bytes[start..end]` is valid UTF-8 (`false` for a range outside `bytes`).
+#[inline]
+pub(crate) fn valid(bytes: &[u8], start: usize, end: usize) -> bool {
+    if start > end || end > bytes.len() {
+        return false;
+    }
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    if simd::level() >= 3 {
+        // SAFETY: level 3 is stored only after the AVX-512 F, BW, VBMI and BMI2 feature tests
+        // passed; the range was just checked.
+        return unsafe { simd::avx512::valid_utf8(bytes, start, end) };
+    }
+    simdutf8::basic::from_utf8(&bytes[start..end]).is_ok()
+}
 
 /// Whether `bytes[start..end]` is valid UTF-8: for 64 bytes or fewer by [`valid_masked`], the
 /// high bytes found in 16-byte looks, else by std. Out of line: only strings with a byte
@@ -17,6 +35,10 @@ pub(crate) fn valid_short(bytes: &[u8], start: usize, end: usize) -> bool {
         return false;
     };
     let len = text.len();
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    if simd::level() >= 3 {
+        return valid(bytes, start, end);
+    }
     if len == 0 || len > 64 {
         return std::str::from_utf8(text).is_ok();
     }
@@ -67,8 +89,76 @@ pub(crate) fn valid_masked(s: &[u8], mut high: u64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{valid_masked, valid_short};
+    use super::{valid, valid_masked, valid_short};
     use proptest::prelude::*;
+
+    /// Every kernel `valid` may take on this CPU, with std as the reference; padding around the
+    /// string so a kernel that read past its range would see other bytes.
+    fn all_agree(s: &[u8]) {
+        let want = std::str::from_utf8(s).is_ok();
+        let mut padded = vec![0xC3u8; 3];
+        padded.extend_from_slice(s);
+        padded.extend_from_slice(&[0xE2, 0x82, 0xAC, 0x80]);
+        let (start, end) = (3, 3 + s.len());
+        assert_eq!(valid(&padded, start, end), want, "valid {s:x?}");
+        assert_eq!(
+            simdutf8::basic::from_utf8(&padded[start..end]).is_ok(),
+            want,
+            "simdutf8 {s:x?}"
+        );
+        #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+        if crate::scanner::simd::level() >= 3 {
+            // SAFETY: level 3 means the CPU has what `valid_utf8` needs; the range is inside.
+            let got = unsafe { crate::scanner::simd::avx512::valid_utf8(&padded, start, end) };
+            assert_eq!(got, want, "avx512 {s:x?}");
+        }
+    }
+
+    /// The chunked check on every class of byte pair and triple (as below), at every offset
+    /// of the first chunks (so a sequence straddles each chunk boundary), and on text cut at
+    /// every length around the 64- and 128-byte boundaries.
+    #[test]
+    fn chunked_check_agrees_with_std() {
+        let reps: [u8; 16] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0, 0xED,
+            0xF4, 0xFF,
+        ];
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                all_agree(&[a, b]);
+                for &c in &reps {
+                    all_agree(&[a, b, c]);
+                }
+            }
+        }
+        for at in (0..70).chain(120..135) {
+            for seq in [
+                &[0xC3, 0xA9][..],
+                &[0xE2, 0x82, 0xAC],
+                &[0xF0, 0x9F, 0x98, 0x80],
+                &[0xED, 0xA0, 0x80],
+                &[0xE0, 0x80, 0x80],
+                &[0xF4, 0x90, 0x80, 0x80],
+                &[0x80],
+                &[0xC3],
+                &[0xF0, 0x9F, 0x98],
+            ] {
+                let mut s = vec![b'a'; at];
+                s.extend_from_slice(seq);
+                for tail in [0, 1, 5, 64] {
+                    let mut t = s.clone();
+                    t.extend(std::iter::repeat_n(b'z', tail));
+                    all_agree(&t);
+                }
+                all_agree(&s);
+            }
+        }
+        let text = "naïve café, 字符, 😀 emoji; ".repeat(12);
+        let b = text.as_bytes();
+        for n in 0..b.len() {
+            all_agree(&b[..n]);
+        }
+    }
 
     fn mask(s: &[u8]) -> u64 {
         s.iter()
@@ -147,6 +237,12 @@ mod tests {
                 valid_short(&bytes, start, end),
                 std::str::from_utf8(&bytes[start..end]).is_ok()
             );
+        }
+
+        #[test]
+        fn chunked_agrees_with_std(s in proptest::collection::vec(
+            prop_oneof![any::<u8>(), 0x80u8..=0xBF, Just(b'a'), Just(0xE2), Just(0xF0)], 0..=300)) {
+            all_agree(&s);
         }
 
         #[test]
