@@ -174,6 +174,24 @@ pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
             _mm256_loadu_si256(ptr.add(32) as *const __m256i),
         )
     };
+    let between = |x: __m256i, lo: u8, hi: u8| {
+        _mm256_and_si256(
+            _mm256_cmpgt_epi8(x, _mm256_set1_epi8(lo as i8 - 1)),
+            _mm256_cmpgt_epi8(_mm256_set1_epi8(hi as i8 + 1), x),
+        )
+    };
+    let case = _mm256_set1_epi8(0x20);
+    // `u`, hex digits, `d`/`D` (signed compares: bytes from 0x80 are in no range).
+    let unicode = |v: __m256i| -> (u64, u64, u64) {
+        let lower = _mm256_or_si256(v, case);
+        let hex = _mm256_or_si256(between(v, b'0', b'9'), between(lower, b'a', b'f'));
+        let m = |x: __m256i| _mm256_movemask_epi8(x) as u32 as u64;
+        (
+            m(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'u' as i8))),
+            m(hex),
+            m(_mm256_cmpeq_epi8(lower, _mm256_set1_epi8(b'd' as i8))),
+        )
+    };
     let masks = |v: __m256i| -> (u64, u64, u64, u64) {
         let q = _mm256_cmpeq_epi8(v, quote);
         let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v);
@@ -189,11 +207,16 @@ pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     };
     let (e0, b0, h0, n0) = masks(a);
     let (e1, b1, h1, n1) = masks(b);
+    let (u0, x0, d0) = unicode(a);
+    let (u1, x1, d1) = unicode(b);
     super::Masks {
         ends: e0 | (e1 << 32),
         backslash: b0 | (b1 << 32),
         high: h0 | (h1 << 32),
         not_two: n0 | (n1 << 32),
+        u: u0 | (u1 << 32),
+        hex: x0 | (x1 << 32),
+        d: d0 | (d1 << 32),
     }
 }
 

@@ -5,18 +5,33 @@
 
 use std::arch::x86_64::*;
 
-/// Byte `b` (below 0x80) is 1 when `\` followed by `b` is a two-byte escape: `"`, `\`, `/`,
-/// `b`, `f`, `n`, `r`, `t`.
-const TWO_BYTE: [u8; 128] = {
+/// The classes of byte `b` (below 0x80) the escape-by-mask blocks need: [`TWO`] when `\`
+/// followed by `b` is a two-byte escape (`"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`), [`HEX`] for a
+/// hex digit, [`D`] for `d` and `D`, [`U`] for `u`.
+const CLASS: [u8; 128] = {
     let mut t = [0u8; 128];
     let chars = *b"\"\\/bfnrt";
     let mut k = 0;
     while k < chars.len() {
-        t[chars[k] as usize] = 1;
+        t[chars[k] as usize] |= TWO;
         k += 1;
     }
+    let mut c = 0;
+    while c < 128 {
+        if (c as u8).is_ascii_hexdigit() {
+            t[c] |= HEX;
+        }
+        c += 1;
+    }
+    t[b'd' as usize] |= D;
+    t[b'D' as usize] |= D;
+    t[b'u' as usize] |= U;
     t
 };
+const TWO: u8 = 1;
+const HEX: u8 = 2;
+const D: u8 = 4;
+const U: u8 = 8;
 
 /// See [`super::string_masks`].
 ///
@@ -27,25 +42,28 @@ const TWO_BYTE: [u8; 128] = {
 pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     debug_assert!(at + 64 <= bytes.len());
     // SAFETY: the caller guarantees `at + 64 <= bytes.len()`, so the load lies inside
-    // `bytes`; each table load reads 64 of `TWO_BYTE`'s 128 bytes. Unaligned loads are allowed.
+    // `bytes`; each table load reads 64 of `CLASS`'s 128 bytes. Unaligned loads are allowed.
     let (v, lo, hi) = unsafe {
         (
             _mm512_loadu_si512(bytes.as_ptr().add(at).cast()),
-            _mm512_loadu_si512(TWO_BYTE.as_ptr().cast()),
-            _mm512_loadu_si512(TWO_BYTE.as_ptr().add(64).cast()),
+            _mm512_loadu_si512(CLASS.as_ptr().cast()),
+            _mm512_loadu_si512(CLASS.as_ptr().add(64).cast()),
         )
     };
     let high = _mm512_movepi8_mask(v);
     // The lookup takes the low seven bits, so a byte from 0x80 would read its ASCII twin's
     // entry: `high` rules those out.
-    let two = _mm512_permutex2var_epi8(lo, v, hi);
-    let two = _mm512_test_epi8_mask(two, two) & !high;
+    let class = _mm512_permutex2var_epi8(lo, v, hi);
+    let is = |c: u8| _mm512_test_epi8_mask(class, _mm512_set1_epi8(c as i8)) & !high;
     super::Masks {
         ends: _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'"' as i8))
             | _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(0x1f)),
         backslash: _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\\' as i8)),
         high,
-        not_two: !two,
+        not_two: !is(TWO),
+        u: is(U),
+        hex: is(HEX),
+        d: is(D),
     }
 }
 

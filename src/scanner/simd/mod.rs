@@ -86,6 +86,23 @@ pub(crate) struct Masks {
     /// Bytes that may *not* follow a backslash as a two-byte escape (anything but
     /// `"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`; so `u` is set here).
     pub(crate) not_two: u64,
+    /// `u` bytes.
+    pub(crate) u: u64,
+    /// Hex digits (`0-9`, `a-f`, `A-F`).
+    pub(crate) hex: u64,
+    /// `d` and `D`, the first digit of a `\uXXXX` that may be a surrogate.
+    pub(crate) d: u64,
+}
+
+impl Masks {
+    /// The `u` bytes followed, inside the block, by four hex digits of which the first is not
+    /// `d` or `D`: the `u` of a `\uXXXX` escape outside U+D000..U+DFFF (so never a surrogate)
+    /// whose digits the block holds ([`escape::plain_unicode`](super::escape) by masks).
+    #[inline(always)]
+    pub(crate) fn plain_unicode(&self) -> u64 {
+        let h = self.hex;
+        self.u & (h >> 1) & (h >> 2) & (h >> 3) & (h >> 4) & !(self.d >> 1)
+    }
 }
 
 /// [`Masks`] of the 64 bytes at `at`, which must lie within `bytes` (`None` otherwise: the
@@ -174,12 +191,21 @@ pub(crate) fn blocks_by_mask_with(
         let ends = b.ends & !esc;
         // The bits below the end (all when the block has none).
         let before = ends.wrapping_sub(1) & !ends;
-        let mut odd = esc & b.not_two & before;
-        let mut sound = ends == 0 || bytes.get(pos + ends.trailing_zeros() as usize) == Some(&b'"');
-        while sound && odd != 0 {
-            let at = pos + odd.trailing_zeros() as usize;
-            odd &= odd - 1;
-            sound = bytes.get(at) == Some(&b'u') && super::escape::plain_unicode(bytes, at + 1);
+        // Escaped bytes that are not a two-byte escape's: each must be the `u` of a plain
+        // `\uXXXX`, by masks for the escapes whose digits the block holds (no loop turn an
+        // escape, whose branches text makes unpredictable), by bytes for the few whose digits
+        // run past it (a `u` in the block's last four bytes).
+        let odd = esc & b.not_two & before;
+        let us = odd & b.u;
+        let late = us & !(u64::MAX >> 4);
+        let mut sound = odd == us
+            && us & !late & !b.plain_unicode() == 0
+            && (ends == 0 || bytes.get(pos + ends.trailing_zeros() as usize) == Some(&b'"'));
+        let mut late = late;
+        while sound && late != 0 {
+            let at = pos + late.trailing_zeros() as usize;
+            late &= late - 1;
+            sound = super::escape::plain_unicode(bytes, at + 1);
         }
         if !sound {
             break Err(pos - carry as usize);
@@ -996,12 +1022,18 @@ mod tests {
             backslash: 0,
             high: 0,
             not_two: 0,
+            u: 0,
+            hex: 0,
+            d: 0,
         };
         for (k, &b) in bytes[at..at + BLOCK].iter().enumerate() {
             m.ends |= u64::from(b == b'"' || b < 0x20) << k;
             m.backslash |= u64::from(b == b'\\') << k;
             m.high |= u64::from(b >= 0x80) << k;
             m.not_two |= u64::from(!b"\"\\/bfnrt".contains(&b)) << k;
+            m.u |= u64::from(b == b'u') << k;
+            m.hex |= u64::from(b.is_ascii_hexdigit()) << k;
+            m.d |= u64::from(b == b'd' || b == b'D') << k;
         }
         m
     }

@@ -88,6 +88,14 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
         backslash: 0,
         high: 0,
         not_two: 0,
+        u: 0,
+        hex: 0,
+        d: 0,
+    };
+    // For bytes below 0x80: the top bit of `v + (0x80 - lo)` is set when `v >= lo`, and that
+    // of `v + (0x7f - hi)` when `v > hi`; no sum leaves its byte (high bytes are masked out).
+    let within = |v: u64, lo: u8, hi: u8| {
+        v.wrapping_add(ONES * u64::from(0x80 - lo)) & !v.wrapping_add(ONES * u64::from(0x7f - hi))
     };
     let block = bytes.get(at..at + super::BLOCK).unwrap_or_default();
     for (k, chunk) in block.chunks_exact(8).enumerate() {
@@ -97,10 +105,17 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
         let eq = |c: u8| zero_bytes(x ^ (ONES * c as u64));
         let two =
             eq(b'"') | eq(b'\\') | eq(b'/') | eq(b'b') | eq(b'f') | eq(b'n') | eq(b'r') | eq(b't');
+        let low7 = x & !HIGHS;
+        let hex = (within(low7, b'0', b'9') | within(low7 | (ONES * 0x20), b'a', b'f'))
+            & !(x & HIGHS)
+            & HIGHS;
         out.ends |= pack(eq(b'"') | zero_bytes(x & (ONES * 0xE0))) << (8 * k);
         out.backslash |= pack(eq(b'\\')) << (8 * k);
         out.high |= pack(x & HIGHS) << (8 * k);
         out.not_two |= pack(!two & HIGHS) << (8 * k);
+        out.u |= pack(eq(b'u')) << (8 * k);
+        out.hex |= pack(hex) << (8 * k);
+        out.d |= pack(eq(b'd') | eq(b'D')) << (8 * k);
     }
     out
 }

@@ -90,6 +90,9 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
         backslash: 0,
         high: 0,
         not_two: 0,
+        u: 0,
+        hex: 0,
+        d: 0,
     };
     // SAFETY: SSE2 is always available on x86_64; the four 16-byte loads cover
     // `bytes[at..at + 64]`, inside the slice by the assertion above; unaligned loads are allowed.
@@ -113,6 +116,19 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
             out.backslash |= m(bs) << (16 * k);
             out.high |= m(v) << (16 * k);
             out.not_two |= (!m(two) & 0xffff) << (16 * k);
+            // Hex digits: `0`..`9`, or `a`..`f` once lowered (`| 0x20`); signed compares,
+            // so bytes from 0x80 (negative) are in neither range.
+            let between = |x: __m128i, lo: u8, hi: u8| {
+                _mm_and_si128(
+                    _mm_cmpgt_epi8(x, _mm_set1_epi8(lo as i8 - 1)),
+                    _mm_cmplt_epi8(x, _mm_set1_epi8(hi as i8 + 1)),
+                )
+            };
+            let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+            let hex = _mm_or_si128(between(v, b'0', b'9'), between(lower, b'a', b'f'));
+            out.u |= m(eq(v, b'u')) << (16 * k);
+            out.hex |= m(hex) << (16 * k);
+            out.d |= m(eq(lower, b'd')) << (16 * k);
         }
     }
     out
