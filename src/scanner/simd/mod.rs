@@ -169,24 +169,21 @@ pub(crate) fn blocks_by_mask_with(
 ) -> Result<usize, usize> {
     // 1 when the byte at `pos` is escaped by the last byte of the block before.
     let mut carry = 0u64;
-    let (mut any_escape, mut any_high, mut plain) = (false, false, false);
+    let (mut any_escape, mut any_high, mut plain) = (false, false, 0u32);
     let outcome = loop {
         let Some(b) = masks(bytes, pos) else {
             break Err(pos - carry as usize);
         };
-        if (b.ends | b.backslash | carry) == 0 {
-            // A second plain block in a row: a long plain run (base64), which the caller's
-            // streaming kernel crosses faster. (One plain block between escaped ones, common
-            // in texts, costs less here than a way out and back.)
-            if plain {
-                break Err(pos);
-            }
-            plain = true;
-            any_high |= b.high != 0;
-            pos += BLOCK;
-            continue;
+        // A run of plain blocks (no quote, control, backslash or escape carried in) goes
+        // through the steps below like any block (they find nothing), so a text's plain
+        // stretches cost no branch that text makes unpredictable; after [`PLAIN_RUN`] in a
+        // row the string is long and plain (base64), and the caller's streaming kernel
+        // crosses the rest faster.
+        let is_plain = (b.ends | b.backslash | carry) == 0;
+        plain = (plain + 1) * u32::from(is_plain);
+        if plain == PLAIN_RUN {
+            break Err(pos);
         }
-        plain = false;
         let (esc, escaping, carry_out) = escapes(b.backslash, carry);
         let ends = b.ends & !esc;
         // The bits below the end (all when the block has none).
@@ -222,6 +219,10 @@ pub(crate) fn blocks_by_mask_with(
     *non_ascii |= any_high;
     outcome
 }
+
+/// Plain blocks in a row after which [`blocks_by_mask_with`] hands a string to the streaming
+/// kernel.
+const PLAIN_RUN: u32 = 8;
 
 /// Alternating bits from bit 1: the odd positions of a block.
 const ODD_BITS: u64 = 0xAAAA_AAAA_AAAA_AAAA;
