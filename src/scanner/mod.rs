@@ -201,6 +201,8 @@ impl<'a> Cursor<'a> {
         let mut pos = start;
         let mut escaped = false;
         let mut non_ascii = false;
+        // The escape-by-mask blocks checked the whole string for UTF-8 on the way.
+        let mut utf8_ok = false;
         // Where the escape-by-mask blocks last gave up: the per-bit loop reads that block.
         let mut by_bits_at = usize::MAX;
         if RESUME
@@ -233,8 +235,18 @@ impl<'a> Cursor<'a> {
                 // a block instead of a loop turn a backslash; the per-bit loop below for the
                 // block where they gave up, and for plain runs.
                 if MASKS && pos != by_bits_at {
-                    match simd::blocks_by_mask(bytes, pos, &mut escaped, &mut non_ascii) {
-                        Ok(end) => break 'scan end,
+                    let from_start = pos == start;
+                    match simd::blocks_by_mask(
+                        bytes,
+                        pos,
+                        &mut escaped,
+                        &mut non_ascii,
+                        &mut utf8_ok,
+                    ) {
+                        Ok(end) => {
+                            utf8_ok &= from_start;
+                            break 'scan end;
+                        }
                         Err(at) => {
                             by_bits_at = at;
                             pos = at;
@@ -322,7 +334,7 @@ impl<'a> Cursor<'a> {
                 pos = next;
             },
         };
-        if non_ascii && !utf8::valid(self.bytes, start, end) {
+        if non_ascii && !utf8_ok && !utf8::valid(self.bytes, start, end) {
             // The fast check only says yes or no; std says where.
             let at = std::str::from_utf8(&self.bytes[start..end])
                 .err()

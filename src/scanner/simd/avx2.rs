@@ -192,6 +192,7 @@ pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
             m(_mm256_cmpeq_epi8(lower, _mm256_set1_epi8(b'd' as i8))),
         )
     };
+    let quotes = |v: __m256i| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) as u32 as u64;
     let masks = |v: __m256i| -> (u64, u64, u64, u64) {
         let q = _mm256_cmpeq_epi8(v, quote);
         let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v);
@@ -211,6 +212,7 @@ pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     let (u1, x1, d1) = unicode(b);
     super::Masks {
         ends: e0 | (e1 << 32),
+        quote: quotes(a) | (quotes(b) << 32),
         backslash: b0 | (b1 << 32),
         high: h0 | (h1 << 32),
         not_two: n0 | (n1 << 32),

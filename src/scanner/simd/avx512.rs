@@ -41,11 +41,18 @@ const U: u8 = 8;
 #[inline]
 pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     debug_assert!(at + 64 <= bytes.len());
-    // SAFETY: the caller guarantees `at + 64 <= bytes.len()`, so the load lies inside
-    // `bytes`; each table load reads 64 of `CLASS`'s 128 bytes. Unaligned loads are allowed.
-    let (v, lo, hi) = unsafe {
+    // SAFETY: the caller guarantees `at + 64 <= bytes.len()`, so the load lies inside `bytes`
+    // (unaligned loads are allowed).
+    masks_of(unsafe { _mm512_loadu_si512(bytes.as_ptr().add(at).cast()) })
+}
+
+/// The [`super::Masks`] of the 64 bytes `v`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+fn masks_of(v: __m512i) -> super::Masks {
+    // SAFETY: each table load reads 64 of `CLASS`'s 128 bytes (unaligned loads are allowed).
+    let (lo, hi) = unsafe {
         (
-            _mm512_loadu_si512(bytes.as_ptr().add(at).cast()),
             _mm512_loadu_si512(CLASS.as_ptr().cast()),
             _mm512_loadu_si512(CLASS.as_ptr().add(64).cast()),
         )
@@ -55,9 +62,10 @@ pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     // entry: `high` rules those out.
     let class = _mm512_permutex2var_epi8(lo, v, hi);
     let is = |c: u8| _mm512_test_epi8_mask(class, _mm512_set1_epi8(c as i8)) & !high;
+    let quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'"' as i8));
     super::Masks {
-        ends: _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'"' as i8))
-            | _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(0x1f)),
+        ends: quote | _mm512_cmple_epu8_mask(v, _mm512_set1_epi8(0x1f)),
+        quote,
         backslash: _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(b'\\' as i8)),
         high,
         not_two: !is(TWO),
@@ -67,7 +75,12 @@ pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     }
 }
 
-/// See [`super::blocks_by_mask`]: the loop compiled for AVX-512, [`string_masks`] inlined.
+/// See [`super::blocks_by_mask`]: the loop compiled for AVX-512, [`masks_of`] inlined, and
+/// each block also checked for UTF-8 ([`utf8_errors`], no branch): `utf8_ok` is set when the
+/// loop found the string's end and every byte of its blocks, from `pos` (as a string's first
+/// byte: what comes before counts as ASCII) to the end of the last, is valid UTF-8, so the
+/// string needs no check of its own. (Bytes after the closing quote in the last block are
+/// checked too: where those are invalid, the string is checked alone, as without this.)
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI, BMI1 and BMI2.
@@ -77,11 +90,23 @@ pub(crate) unsafe fn blocks_by_mask(
     pos: usize,
     escaped: &mut bool,
     non_ascii: &mut bool,
+    utf8_ok: &mut bool,
 ) -> Result<usize, usize> {
-    super::blocks_by_mask_with(bytes, pos, escaped, non_ascii, |b, at| {
-        // SAFETY: the features are enabled in this function, and the block lies within `b`.
-        (at + 64 <= b.len()).then(|| unsafe { string_masks(b, at) })
-    })
+    let t = Utf8Tables::new();
+    let mut prev = _mm512_setzero_si512();
+    let mut error = _mm512_setzero_si512();
+    let found = super::blocks_by_mask_with(bytes, pos, escaped, non_ascii, |b, at| {
+        (at + 64 <= b.len()).then(|| {
+            // SAFETY: `at + 64 <= b.len()`, so the load lies inside `b` (unaligned loads are
+            // allowed); the features are enabled in this function.
+            let v = unsafe { _mm512_loadu_si512(b.as_ptr().add(at).cast()) };
+            error = _mm512_or_si512(error, utf8_errors(&t, v, prev));
+            prev = v;
+            masks_of(v)
+        })
+    });
+    *utf8_ok = found.is_ok() && _mm512_test_epi8_mask(error, error) == 0;
+    found
 }
 
 /// The error classes of the UTF-8 check by table lookups (Keiser and Lemire, "Validating UTF-8
@@ -209,12 +234,72 @@ const UTF8_BACK1: [u8; 64] = back_across(1);
 const UTF8_BACK2: [u8; 64] = back_across(2);
 const UTF8_BACK3: [u8; 64] = back_across(3);
 
+/// The constant vectors of [`utf8_errors`], loaded once per string.
+#[derive(Clone, Copy)]
+struct Utf8Tables {
+    prev_high: __m512i,
+    prev_low: __m512i,
+    high: __m512i,
+    back1: __m512i,
+    back2: __m512i,
+    back3: __m512i,
+}
+
+impl Utf8Tables {
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn new() -> Utf8Tables {
+        // SAFETY: each load reads the 64 bytes of one of the constant tables.
+        unsafe {
+            let at = |t: &[u8; 64]| _mm512_loadu_si512(t.as_ptr().cast());
+            Utf8Tables {
+                prev_high: at(&PREV_HIGH),
+                prev_low: at(&PREV_LOW),
+                high: at(&HIGH),
+                back1: at(&UTF8_BACK1),
+                back2: at(&UTF8_BACK2),
+                back3: at(&UTF8_BACK3),
+            }
+        }
+    }
+}
+
+/// The UTF-8 errors of the 64 bytes `cur`, which follow the 64 bytes `prev` (zeros before a
+/// text's first bytes): a non-zero byte where a byte breaks a sequence, by table lookups (no
+/// branch). A sequence cut by the end of `cur` is judged with the bytes that follow it.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+fn utf8_errors(t: &Utf8Tables, cur: __m512i, prev: __m512i) -> __m512i {
+    let nibble = _mm512_set1_epi8(0x0F);
+    let prev1 = _mm512_permutex2var_epi8(cur, t.back1, prev);
+    let prev2 = _mm512_permutex2var_epi8(cur, t.back2, prev);
+    let prev3 = _mm512_permutex2var_epi8(cur, t.back3, prev);
+    let classes = _mm512_ternarylogic_epi32::<0x80>(
+        _mm512_shuffle_epi8(
+            t.prev_high,
+            _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble),
+        ),
+        _mm512_shuffle_epi8(t.prev_low, _mm512_and_si512(prev1, nibble)),
+        _mm512_shuffle_epi8(t.high, _mm512_and_si512(_mm512_srli_epi16(cur, 4), nibble)),
+    );
+    // 0x80 where the byte must be a sequence's third or fourth (two continuations in a row
+    // are right exactly there).
+    let third = _mm512_subs_epu8(prev2, _mm512_set1_epi8((0xE0u8 - 0x80) as i8));
+    let fourth = _mm512_subs_epu8(prev3, _mm512_set1_epi8((0xF0u8 - 0x80) as i8));
+    let tail = _mm512_and_si512(
+        _mm512_or_si512(third, fourth),
+        _mm512_set1_epi8(0x80u8 as i8),
+    );
+    _mm512_xor_si512(tail, classes)
+}
+
 /// Whether `bytes[start..end]` is valid UTF-8 (RFC 3629, as `std::str::from_utf8`), by 64-byte
-/// chunks checked by table lookups with no branch but the loop's: a string's non-ASCII
-/// characters cost the same whatever they are, where a check that steps over ASCII runs and
-/// reads one sequence at a time branches on the text. The last chunk is read by a masked load
-/// (nothing past `end` is read; its lanes past `end` are zeros, ASCII), and one chunk of zeros
-/// follows a range that ends on a chunk boundary, so a sequence cut by `end` is an error.
+/// chunks checked by table lookups ([`utf8_errors`]) with no branch but the loop's: a string's
+/// non-ASCII characters cost the same whatever they are, where a check that steps over ASCII
+/// runs and reads one sequence at a time branches on the text. The last chunk is read by a
+/// masked load (nothing past `end` is read; its lanes past `end` are zeros, ASCII), and one
+/// chunk of zeros follows a range that ends on a chunk boundary, so a sequence cut by `end` is
+/// an error.
 ///
 /// # Safety
 /// The CPU must support AVX-512 F, BW and VBMI, and BMI2; `start <= end <= bytes.len()`.
@@ -224,18 +309,7 @@ pub(crate) unsafe fn valid_utf8(bytes: &[u8], start: usize, end: usize) -> bool 
     let len = end - start;
     // SAFETY: `start <= bytes.len()`, so the pointer is inside `bytes` or one past its end.
     let base = unsafe { bytes.as_ptr().add(start) };
-    // SAFETY: each load reads the 64 bytes of one of the constant tables.
-    let (prev_high, prev_low, high, back1, back2, back3) = unsafe {
-        (
-            _mm512_loadu_si512(PREV_HIGH.as_ptr().cast()),
-            _mm512_loadu_si512(PREV_LOW.as_ptr().cast()),
-            _mm512_loadu_si512(HIGH.as_ptr().cast()),
-            _mm512_loadu_si512(UTF8_BACK1.as_ptr().cast()),
-            _mm512_loadu_si512(UTF8_BACK2.as_ptr().cast()),
-            _mm512_loadu_si512(UTF8_BACK3.as_ptr().cast()),
-        )
-    };
-    let nibble = _mm512_set1_epi8(0x0F);
+    let t = Utf8Tables::new();
     let mut prev = _mm512_setzero_si512();
     let mut error = _mm512_setzero_si512();
     let mut i = 0;
@@ -246,28 +320,7 @@ pub(crate) unsafe fn valid_utf8(bytes: &[u8], start: usize, end: usize) -> bool 
         // inside `bytes`; masked-off lanes are not read (AVX-512 masked loads do not fault on
         // them) and are zero.
         let cur = unsafe { _mm512_maskz_loadu_epi8(keep, base.add(i).cast()) };
-        let prev1 = _mm512_permutex2var_epi8(cur, back1, prev);
-        let prev2 = _mm512_permutex2var_epi8(cur, back2, prev);
-        let prev3 = _mm512_permutex2var_epi8(cur, back3, prev);
-        let classes = _mm512_and_si512(
-            _mm512_and_si512(
-                _mm512_shuffle_epi8(
-                    prev_high,
-                    _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble),
-                ),
-                _mm512_shuffle_epi8(prev_low, _mm512_and_si512(prev1, nibble)),
-            ),
-            _mm512_shuffle_epi8(high, _mm512_and_si512(_mm512_srli_epi16(cur, 4), nibble)),
-        );
-        // 0x80 where the byte must be a sequence's third or fourth (two continuations in a row
-        // are right exactly there).
-        let third = _mm512_subs_epu8(prev2, _mm512_set1_epi8((0xE0u8 - 0x80) as i8));
-        let fourth = _mm512_subs_epu8(prev3, _mm512_set1_epi8((0xF0u8 - 0x80) as i8));
-        let tail = _mm512_and_si512(
-            _mm512_or_si512(third, fourth),
-            _mm512_set1_epi8(0x80u8 as i8),
-        );
-        error = _mm512_or_si512(error, _mm512_xor_si512(tail, classes));
+        error = _mm512_or_si512(error, utf8_errors(&t, cur, prev));
         prev = cur;
         if rest < 64 {
             break;

@@ -79,6 +79,8 @@ pub(crate) const BLOCK: usize = 64;
 pub(crate) struct Masks {
     /// Quotes and control bytes (below 0x20).
     pub(crate) ends: u64,
+    /// Quotes.
+    pub(crate) quote: u64,
     /// Backslashes.
     pub(crate) backslash: u64,
     /// Bytes >= 0x80.
@@ -134,13 +136,16 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> Option<Masks> {
 /// doubt (a control byte, a surrogate, a bad escape, the input's last block), `at` the start
 /// of that block or the backslash of an escape cut by the block before: the caller's per-bit
 /// loop reads that block, so errors stay its own. On AVX2, one function with the kernel
-/// inlined (no call a block, the constants in registers).
+/// inlined (no call a block, the constants in registers). The AVX-512 kernel also checks the
+/// blocks for UTF-8 as it goes, and sets `utf8_ok` when the string from `pos` to its end is
+/// valid (see [`avx512::blocks_by_mask`]); the others leave it alone.
 #[inline]
 pub(crate) fn blocks_by_mask(
     bytes: &[u8],
     pos: usize,
     escaped: &mut bool,
     non_ascii: &mut bool,
+    utf8_ok: &mut bool,
 ) -> Result<usize, usize> {
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
     {
@@ -148,13 +153,14 @@ pub(crate) fn blocks_by_mask(
         if level >= 3 {
             // SAFETY: level 3 is stored only after the AVX-512 F, BW, VBMI, VBMI2, BMI1, BMI2
             // and POPCNT feature tests all passed.
-            return unsafe { avx512::blocks_by_mask(bytes, pos, escaped, non_ascii) };
+            return unsafe { avx512::blocks_by_mask(bytes, pos, escaped, non_ascii, utf8_ok) };
         }
         if level >= 2 {
             // SAFETY: level 2 or more is stored only after `is_x86_feature_detected!("avx2")`.
             return unsafe { avx2::blocks_by_mask(bytes, pos, escaped, non_ascii) };
         }
     }
+    let _ = utf8_ok;
     blocks_by_mask_with(bytes, pos, escaped, non_ascii, string_masks)
 }
 
@@ -165,11 +171,12 @@ pub(crate) fn blocks_by_mask_with(
     mut pos: usize,
     escaped: &mut bool,
     non_ascii: &mut bool,
-    masks: impl Fn(&[u8], usize) -> Option<Masks>,
+    mut masks: impl FnMut(&[u8], usize) -> Option<Masks>,
 ) -> Result<usize, usize> {
     // 1 when the byte at `pos` is escaped by the last byte of the block before.
     let mut carry = 0u64;
-    let (mut any_escape, mut any_high, mut plain) = (false, false, 0u32);
+    // The escaping backslashes and the bytes >= 0x80 met, as masks (tested once at the end).
+    let (mut any_escape, mut any_high, mut plain) = (0u64, 0u64, 0u32);
     let outcome = loop {
         let Some(b) = masks(bytes, pos) else {
             break Err(pos - carry as usize);
@@ -186,38 +193,51 @@ pub(crate) fn blocks_by_mask_with(
         }
         let (esc, escaping, carry_out) = escapes(b.backslash, carry);
         let ends = b.ends & !esc;
-        // The bits below the end (all when the block has none).
-        let before = ends.wrapping_sub(1) & !ends;
+        // The string's end, if in the block (its bit, else 0), and the bits below it (all
+        // when the block has none).
+        let end = ends & ends.wrapping_neg();
+        let before = end.wrapping_sub(1);
         // Escaped bytes that are not a two-byte escape's: each must be the `u` of a plain
         // `\uXXXX`, by masks for the escapes whose digits the block holds (no loop turn an
         // escape, whose branches text makes unpredictable), by bytes for the few whose digits
-        // run past it (a `u` in the block's last four bytes).
+        // run past it (a `u` in the block's last four bytes). And the end must be a quote,
+        // not a control byte. All of it one test, one branch.
         let odd = esc & b.not_two & before;
         let us = odd & b.u;
         let late = us & !(u64::MAX >> 4);
-        let mut sound = odd == us
-            && us & !late & !b.plain_unicode() == 0
-            && (ends == 0 || bytes.get(pos + ends.trailing_zeros() as usize) == Some(&b'"'));
-        let mut late = late;
-        while sound && late != 0 {
-            let at = pos + late.trailing_zeros() as usize;
-            late &= late - 1;
-            sound = super::escape::plain_unicode(bytes, at + 1);
-        }
-        if !sound {
+        if (odd ^ us) | (us & !late & !b.plain_unicode()) | (end & !b.quote) != 0 {
             break Err(pos - carry as usize);
         }
-        any_escape |= escaping & before != 0;
-        any_high |= b.high & before != 0;
-        if ends != 0 {
-            break Ok(pos + ends.trailing_zeros() as usize);
+        if late != 0 && !late_unicode_plain(bytes, pos, late) {
+            break Err(pos - carry as usize);
+        }
+        any_escape |= escaping & before;
+        any_high |= b.high & before;
+        if end != 0 {
+            break Ok(pos + end.trailing_zeros() as usize);
         }
         carry = carry_out;
         pos += BLOCK;
     };
-    *escaped |= any_escape;
-    *non_ascii |= any_high;
+    *escaped |= any_escape != 0;
+    *non_ascii |= any_high != 0;
     outcome
+}
+
+/// Whether every `\uXXXX` whose `u` is at a bit of `late` (bit `k`: byte `pos + k`) is plain
+/// ([`escape::plain_unicode`](super::escape)), read from the bytes: the escapes whose digits
+/// run past their block. Out of line: a block has one in about one `\u` in sixteen.
+#[cold]
+#[inline(never)]
+fn late_unicode_plain(bytes: &[u8], pos: usize, mut late: u64) -> bool {
+    while late != 0 {
+        let at = pos + late.trailing_zeros() as usize;
+        late &= late - 1;
+        if !super::escape::plain_unicode(bytes, at + 1) {
+            return false;
+        }
+    }
+    true
 }
 
 /// Plain blocks in a row after which [`blocks_by_mask_with`] hands a string to the streaming
@@ -597,7 +617,7 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
 }
 
 /// The shape of [`blocks_by_mask`], for [`masks_agree`].
-type BlocksFn = dyn Fn(&[u8], usize, &mut bool, &mut bool) -> Result<usize, usize>;
+type BlocksFn<'f> = dyn Fn(&[u8], usize, &mut bool, &mut bool) -> Result<usize, usize> + 'f;
 
 /// The escape-by-mask path against the per-bit loop and its kernels against the scalar one,
 /// at `from` (part of [`kernels_agree`]): every kernel's [`string_masks`] equal to the scalar
@@ -640,7 +660,7 @@ pub(crate) fn masks_agree(bytes: &[u8], from: usize) -> Result<(), String> {
             }
         }
     }
-    let run = |f: &BlocksFn| {
+    let run = |f: &BlocksFn<'_>| {
         let (mut e, mut n) = (false, false);
         let r = f(bytes, from, &mut e, &mut n);
         (r, e, n)
@@ -650,10 +670,24 @@ pub(crate) fn masks_agree(bytes: &[u8], from: usize) -> Result<(), String> {
             (at + BLOCK <= b.len()).then(|| scalar::string_masks(b, at))
         })
     });
-    let got = run(&blocks_by_mask);
+    let utf8_ok = std::cell::Cell::new(false);
+    let got = run(&|b, at, e, n| {
+        let mut ok = false;
+        let r = blocks_by_mask(b, at, e, n, &mut ok);
+        utf8_ok.set(ok);
+        r
+    });
     if got != want {
         return Err(format!(
             "blocks_by_mask from {from}: {got:?}, scalar {want:?}"
+        ));
+    }
+    // A yes from the kernel's own UTF-8 check must be right for the string it found.
+    if let (true, (Ok(end), ..)) = (utf8_ok.get(), got)
+        && std::str::from_utf8(&bytes[from..end]).is_err()
+    {
+        return Err(format!(
+            "blocks_by_mask from {from}: UTF-8 said valid up to {end}, and it is not"
         ));
     }
     #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
@@ -1020,6 +1054,7 @@ mod tests {
     fn reference_string_masks(bytes: &[u8], at: usize) -> Masks {
         let mut m = Masks {
             ends: 0,
+            quote: 0,
             backslash: 0,
             high: 0,
             not_two: 0,
@@ -1029,6 +1064,7 @@ mod tests {
         };
         for (k, &b) in bytes[at..at + BLOCK].iter().enumerate() {
             m.ends |= u64::from(b == b'"' || b < 0x20) << k;
+            m.quote |= u64::from(b == b'"') << k;
             m.backslash |= u64::from(b == b'\\') << k;
             m.high |= u64::from(b >= 0x80) << k;
             m.not_two |= u64::from(!b"\"\\/bfnrt".contains(&b)) << k;

@@ -85,6 +85,7 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
 pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     let mut out = super::Masks {
         ends: 0,
+        quote: 0,
         backslash: 0,
         high: 0,
         not_two: 0,
@@ -110,6 +111,7 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
             & !(x & HIGHS)
             & HIGHS;
         out.ends |= pack(eq(b'"') | zero_bytes(x & (ONES * 0xE0))) << (8 * k);
+        out.quote |= pack(eq(b'"')) << (8 * k);
         out.backslash |= pack(eq(b'\\')) << (8 * k);
         out.high |= pack(x & HIGHS) << (8 * k);
         out.not_two |= pack(!two & HIGHS) << (8 * k);

@@ -87,6 +87,7 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     assert!(at + 64 <= bytes.len());
     let mut out = super::Masks {
         ends: 0,
+        quote: 0,
         backslash: 0,
         high: 0,
         not_two: 0,
@@ -113,6 +114,7 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
             );
             let m = |x: __m128i| _mm_movemask_epi8(x) as u16 as u64;
             out.ends |= m(_mm_or_si128(q, c)) << (16 * k);
+            out.quote |= m(q) << (16 * k);
             out.backslash |= m(bs) << (16 * k);
             out.high |= m(v) << (16 * k);
             out.not_two |= (!m(two) & 0xffff) << (16 * k);
