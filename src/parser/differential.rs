@@ -337,10 +337,9 @@ pub fn message_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
             let mut obj = probe.open().map_err(|e| format!("{e:?}"))?;
             let mut parts = super::input::MessageParts::default();
             // (An error reading the content comes after the head matched.)
-            Ok(!matches!(
-                probe.message_head(&mut obj, &mut parts),
-                Ok(None)
-            ))
+            let mut role = None;
+            let read = probe.message_head(&mut obj, &mut parts, &mut role);
+            Ok(read.is_err() || role.is_some())
         },
         |p, head| {
             let r = if head {

@@ -286,7 +286,8 @@ impl<'a> Parser<'a, '_> {
         put: impl FnOnce(Message<'a>) -> R,
     ) -> RawResult<R> {
         let mut m = MessageParts::default();
-        let (role, obj) = self.tagged_keyed(
+        let mut obj = Obj::EMPTY;
+        let role = self.tagged_keyed(
             "message",
             F::Role,
             "developer, system, assistant, user, tool, activity, reasoning",
@@ -294,11 +295,11 @@ impl<'a> Parser<'a, '_> {
             Role::fields,
             keys::message_id,
             &mut m,
-            |p, obj, m| {
+            |p, obj, m, role| {
                 if HEAD {
-                    p.message_head(obj, m)
+                    p.message_head(obj, m, role)
                 } else {
-                    Ok(None)
+                    Ok(())
                 }
             },
             // Every role reads a string `id` and `subagentRunId` alike, and senders put them
@@ -334,6 +335,7 @@ impl<'a> Parser<'a, '_> {
                 }
                 Ok(())
             },
+            &mut obj,
         )?;
         let start = obj.start;
         let extra = self.finish(obj);
@@ -413,8 +415,8 @@ impl<'a> Parser<'a, '_> {
     /// a plain ASCII string that ends within 32 bytes, the role one of the role names, both
     /// read by byte compares and one 32-byte look, the content by [`Parser::message_content`]
     /// as the general loop reads it. On a match the fields are booked in `obj` as the general
-    /// loop books them, the cursor is after the last field read, and the role is returned.
-    /// `Ok(None)`, nothing moved, for anything else (whitespace, escapes, a longer or
+    /// loop books them, the cursor is after the last field read, and the role is written to
+    /// `kind`. `kind` untouched, nothing moved, for anything else (whitespace, escapes, a longer or
     /// non-ASCII id, another first key, an unknown role, the input's end within 10 bytes of
     /// the role's start): the general loop then reads the message from the same place. An
     /// error reading the content is the one the general loop gives there.
@@ -423,15 +425,17 @@ impl<'a> Parser<'a, '_> {
         &mut self,
         obj: &mut Obj<'a>,
         m: &mut MessageParts<'a>,
-    ) -> RawResult<Option<Role>> {
+        kind: &mut Option<Role>,
+    ) -> RawResult<()> {
         let bytes = self.cur.bytes;
         let at = self.cur.pos;
         let Some(end) = plain_field(bytes, at, b"\"id\":\"", b"\",\"role\":\"") else {
-            return Ok(None);
+            return Ok(());
         };
         let Some((role, len)) = role_at(bytes, end + 10) else {
-            return Ok(None);
+            return Ok(());
         };
+        *kind = Some(role);
         m.id = Some(Str::from_validated(self.cur.text(at + 6, end), false));
         // Field ids of every role: `id` 1, `role` 2 (`Role::fields`), `content` past them.
         let after = end + 10 + len + 1;
@@ -441,12 +445,11 @@ impl<'a> Parser<'a, '_> {
             .flatten();
         let Some(id) = content else {
             obj.book_head(0b110, 2);
-            return Ok(Some(role));
+            return Ok(());
         };
         obj.book_head(0b110 | 1 << id, id as u32);
         self.cur.pos = after + 11;
-        self.message_content(role, m)?;
-        Ok(Some(role))
+        self.message_content(role, m)
     }
 
     /// A message's `content`, by its role (the cursor at the value).
@@ -480,7 +483,8 @@ impl<'a> Parser<'a, '_> {
         put: impl FnOnce(InputContent<'a>) -> R,
     ) -> RawResult<R> {
         let mut b = PartParts::default();
-        let (kind, obj) = self.tagged_keyed(
+        let mut obj = Obj::EMPTY;
+        let kind = self.tagged_keyed(
             "content part",
             F::Type,
             "text, image, audio, video, document, binary",
@@ -495,7 +499,7 @@ impl<'a> Parser<'a, '_> {
                 keys::part_id(text, binary, f)
             },
             &mut b,
-            |_, _, _| Ok(None),
+            |_, _, _, _| Ok(()),
             |_, _, _| Ok(false),
             |p, kind, f, b| {
                 match f {
@@ -513,6 +517,7 @@ impl<'a> Parser<'a, '_> {
                 let _ = kind;
                 Ok(())
             },
+            &mut obj,
         )?;
         let start = obj.start;
         let extra = self.finish(obj);
@@ -561,7 +566,8 @@ impl<'a> Parser<'a, '_> {
 
     pub(crate) fn source(&mut self) -> RawResult<InputContentSource<'a>> {
         let mut b = SourceParts::default();
-        let (kind, obj) = self.tagged_keyed(
+        let mut obj = Obj::EMPTY;
+        let kind = self.tagged_keyed(
             "source",
             F::Type,
             "data, url, file",
@@ -578,7 +584,7 @@ impl<'a> Parser<'a, '_> {
             },
             |k, f| keys::source_id(k as u8, f),
             &mut b,
-            |_, _, _| Ok(None),
+            |_, _, _, _| Ok(()),
             |_, _, _| Ok(false),
             |p, kind, f, b| {
                 match (f, kind) {
@@ -590,6 +596,7 @@ impl<'a> Parser<'a, '_> {
                 }
                 Ok(())
             },
+            &mut obj,
         )?;
         let start = obj.start;
         let extra = self.finish(obj);

@@ -176,6 +176,16 @@ pub(crate) struct Obj<'a> {
 }
 
 impl Obj<'_> {
+    /// A placeholder for an object not opened yet (its reader writes the open object over it).
+    pub(crate) const EMPTY: Obj<'static> = Obj {
+        start: 0,
+        seen: 0,
+        order: None,
+        last_known: None,
+        extras: None,
+        first: true,
+    };
+
     /// Books the known fields a template read right after the `{` (the object fresh): `seen`
     /// their bits, `last` the highest of their ids, all below 64, read in ascending order. As
     /// [`Parser::known_at`] books such fields one by one: no duplicate is possible, and

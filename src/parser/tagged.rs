@@ -28,30 +28,31 @@ impl<'a> Parser<'a, '_> {
         fields: impl Fn(K) -> &'static [&'static str],
         ids: impl Fn(K, keys::F) -> Option<usize>,
         builder: &mut B,
-        head: impl FnOnce(&mut Self, &mut Obj<'a>, &mut B) -> RawResult<Option<K>>,
+        head: impl FnOnce(&mut Self, &mut Obj<'a>, &mut B, &mut Option<K>) -> RawResult<()>,
         mut early: impl FnMut(&mut Self, keys::F, &mut B) -> RawResult<bool>,
         mut on_field: impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
-    ) -> RawResult<(K, Obj<'a>)> {
+        obj: &mut Obj<'a>,
+    ) -> RawResult<K> {
         if self.cur.peek() != Some(b'{') {
             return Err(self.wrong_type(what, "an object"));
         }
         let tag_name = keys::name(tag);
-        let mut obj = self.open()?;
+        *obj = self.open()?;
         // A field before the tag: its key, field, value offset, and whether `early` read it.
         type Pending<'a> = (StrToken<'a>, Option<keys::F>, usize, bool);
         let mut pending: SmallVec<[Pending<'a>; 4]> = SmallVec::new();
         let mut kind: Option<K> = None;
         // The object's first fields as a template (`head`), which books what it reads in
-        // `obj` as the loop below does and returns the kind; the loop goes on after them.
-        if let Some(k) = head(self, &mut obj, builder)? {
-            kind = Some(k);
-        }
+        // `obj` as the loop below does and writes the kind into `kind`; the loop goes on after
+        // them. (The kind is not returned in the `Result`: moved out of it by bytes, it was
+        // read back by a wider load, a store-forwarding stall on every message.)
+        head(self, obj, builder, &mut kind)?;
         let mut key = StrToken::EMPTY;
-        while self.next_key_into(&mut obj, &mut key)? {
+        while self.next_key_into(obj, &mut key)? {
             let f = keys::field(&key);
             match kind {
                 Some(k) => {
-                    self.keyed_field(&mut obj, k, &fields, &ids, f, key, builder, &mut on_field)?
+                    self.keyed_field(obj, k, &fields, &ids, f, key, builder, &mut on_field)?
                 }
                 None if f == Some(tag) => {
                     let at = self.cur.pos;
@@ -63,25 +64,16 @@ impl<'a> Parser<'a, '_> {
                     let depth = self.depth;
                     for (pkey, pf, pos, read) in pending.drain(..) {
                         if read && let Some(id) = pf.and_then(|f| ids(k, f)) {
-                            self.known_at(&mut obj, fields(k), id, &pkey)?;
+                            self.known_at(obj, fields(k), id, &pkey)?;
                             continue;
                         }
                         self.cur.seek(pos);
-                        self.keyed_field(
-                            &mut obj,
-                            k,
-                            &fields,
-                            &ids,
-                            pf,
-                            pkey,
-                            builder,
-                            &mut on_field,
-                        )?;
+                        self.keyed_field(obj, k, &fields, &ids, pf, pkey, builder, &mut on_field)?;
                     }
                     self.cur.seek(resume);
                     self.depth = depth;
                     if let Some(id) = ids(k, tag) {
-                        self.known_at(&mut obj, fields(k), id, &key)?;
+                        self.known_at(obj, fields(k), id, &key)?;
                     }
                     kind = Some(k);
                 }
@@ -99,7 +91,7 @@ impl<'a> Parser<'a, '_> {
             }
         }
         match kind {
-            Some(k) => Ok((k, obj)),
+            Some(k) => Ok(k),
             None => Err(Self::missing(obj.start, tag_name)),
         }
     }
