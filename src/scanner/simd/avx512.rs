@@ -214,35 +214,13 @@ const HIGH: [u8; 64] = {
     ])
 };
 
-/// `vpermt2b` indices taking each lane's byte `k` back: lane `j` gets the chunk's byte
-/// `j - k`, or for `j < k` the previous chunk's byte `64 + j - k` (index bit 6 picks the
-/// second table).
-const fn back_across(k: usize) -> [u8; 64] {
-    let mut t = [0u8; 64];
-    let mut j = 0;
-    while j < 64 {
-        t[j] = if j >= k {
-            (j - k) as u8
-        } else {
-            (64 + 64 + j - k) as u8
-        };
-        j += 1;
-    }
-    t
-}
-const UTF8_BACK1: [u8; 64] = back_across(1);
-const UTF8_BACK2: [u8; 64] = back_across(2);
-const UTF8_BACK3: [u8; 64] = back_across(3);
-
 /// The constant vectors of [`utf8_errors`], loaded once per string.
 #[derive(Clone, Copy)]
 struct Utf8Tables {
     prev_high: __m512i,
     prev_low: __m512i,
     high: __m512i,
-    back1: __m512i,
-    back2: __m512i,
-    back3: __m512i,
+    lane_back: __m512i,
 }
 
 impl Utf8Tables {
@@ -256,9 +234,9 @@ impl Utf8Tables {
                 prev_high: at(&PREV_HIGH),
                 prev_low: at(&PREV_LOW),
                 high: at(&HIGH),
-                back1: at(&UTF8_BACK1),
-                back2: at(&UTF8_BACK2),
-                back3: at(&UTF8_BACK3),
+                // Quadwords 6 and 7 of the previous chunk (index bit 3 clear), then 0 to 5 of
+                // this one.
+                lane_back: _mm512_set_epi64(13, 12, 11, 10, 9, 8, 7, 6),
             }
         }
     }
@@ -271,9 +249,12 @@ impl Utf8Tables {
 #[inline]
 fn utf8_errors(t: &Utf8Tables, cur: __m512i, prev: __m512i) -> __m512i {
     let nibble = _mm512_set1_epi8(0x0F);
-    let prev1 = _mm512_permutex2var_epi8(cur, t.back1, prev);
-    let prev2 = _mm512_permutex2var_epi8(cur, t.back2, prev);
-    let prev3 = _mm512_permutex2var_epi8(cur, t.back3, prev);
+    // The vector one 16-byte lane back (the previous chunk's last lane, then `cur`'s first
+    // three), one lane shuffle; each byte `k` back is then a shift within lanes.
+    let lane_back = _mm512_permutex2var_epi64(prev, t.lane_back, cur);
+    let prev1 = _mm512_alignr_epi8::<15>(cur, lane_back);
+    let prev2 = _mm512_alignr_epi8::<14>(cur, lane_back);
+    let prev3 = _mm512_alignr_epi8::<13>(cur, lane_back);
     let classes = _mm512_ternarylogic_epi32::<0x80>(
         _mm512_shuffle_epi8(
             t.prev_high,
