@@ -106,7 +106,7 @@ fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
 
 /// Where the value of a field as senders write it ends: `input` holds `key` at `at` (the
 /// quoted key, its colon and the value's opening quote), the value is a plain ASCII string
-/// that ends within 32 bytes, and `after` follows its closing quote. `None` for anything else.
+/// that ends within 64 bytes, and `after` follows its closing quote. `None` for anything else.
 #[inline(always)]
 fn plain_field<const K: usize, const A: usize>(
     input: &[u8],
@@ -117,7 +117,7 @@ fn plain_field<const K: usize, const A: usize>(
     if !holds(input, at, key) {
         return None;
     }
-    let Some((end, false)) = simd::string_end32(input, at + K) else {
+    let Some((end, false)) = simd::string_end64(input, at + K) else {
         return None;
     };
     holds(input, end, after).then_some(end)
@@ -412,8 +412,8 @@ impl<'a> Parser<'a, '_> {
 
     /// A message's first fields as senders write them, `"id":"…","role":"…"` and, when a
     /// string follows as `,"content":"…"`, the content (the cursor just past the `{`): the id
-    /// a plain ASCII string that ends within 32 bytes, the role one of the role names, both
-    /// read by byte compares and one 32-byte look, the content by [`Parser::message_content`]
+    /// a plain ASCII string that ends within 64 bytes, the role one of the role names, both
+    /// read by byte compares and 16-byte looks, the content by [`Parser::message_content`]
     /// as the general loop reads it. On a match the fields are booked in `obj` as the general
     /// loop books them, the cursor is after the last field read, and the role is written to
     /// `kind`. `kind` untouched, nothing moved, for anything else (whitespace, escapes, a longer or
@@ -673,8 +673,8 @@ impl<'a> Parser<'a, '_> {
 
     /// A tool call's first fields as senders write them, `"id":"…","type":"function",
     /// "function":` and the `{` of its object (the cursor just past the call's `{`): the id a
-    /// plain ASCII string that ends within 32 bytes, read by byte compares and one 32-byte
-    /// look. On a match the three fields are booked in `obj` as the general loop books them,
+    /// plain ASCII string that ends within 64 bytes, read by byte compares and 16-byte
+    /// looks. On a match the three fields are booked in `obj` as the general loop books them,
     /// the id and type are read, the cursor is at the function's `{`, and the caller reads
     /// the function. `false`, nothing moved, for anything else.
     #[inline(always)]
@@ -728,7 +728,7 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// A function call's first fields as senders write them, `"name":"…","arguments":` (the
-    /// cursor just past the `{`): the name a plain ASCII string that ends within 32 bytes.
+    /// cursor just past the `{`): the name a plain ASCII string that ends within 64 bytes.
     /// On a match both fields are booked in `obj` as the general loop books them, the name
     /// is read, the cursor is at the value of `arguments` (past any whitespace, as the
     /// general loop leaves it), and the caller reads it as the general loop does. `false`,

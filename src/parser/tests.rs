@@ -314,8 +314,9 @@ fn head_roles_are_the_role_names() {
 fn message_head_agrees_with_the_general_loop() {
     use crate::parser::differential::message_paths_agree;
     let id20 = "msg_9503843488bc9e50";
-    let id32 = "m".repeat(32);
-    let id31 = "m".repeat(31);
+    let uuid = "cc82db91-f66c-46bd-8f4d-00cd150420bd";
+    let id63 = "m".repeat(63);
+    let id64 = "m".repeat(64);
     let cases: Vec<(String, bool)> = vec![
         (format!(r#"{{"id":"{id20}","role":"assistant","content":"hi"}}"#), true),
         (format!(r#"{{"id":"{id20}","role":"user","content":[{{"type":"text","text":"a"}}]}}"#), true),
@@ -324,10 +325,11 @@ fn message_head_agrees_with_the_general_loop() {
         (format!(r#"{{"id":"{id20}","role":"developer","content":"d"}}"#), true),
         (format!(r#"{{"id":"{id20}","role":"reasoning","content":"r"}}"#), true),
         (format!(r#"{{"id":"{id20}","role":"activity","activityType":"p","content":{{}}}}"#), true),
-        (format!(r#"{{"id":"{id31}","role":"user","content":"x"}}"#), true),
+        (format!(r#"{{"id":"{uuid}","role":"user","content":"x"}}"#), true),
+        (format!(r#"{{"id":"{id63}","role":"user","content":"x"}}"#), true),
         (r#"{"id":"","role":"user","content":"x"}"#.to_string(), true),
         // Left to the general loop.
-        (format!(r#"{{"id":"{id32}","role":"user","content":"x"}}"#), false),
+        (format!(r#"{{"id":"{id64}","role":"user","content":"x"}}"#), false),
         (r#"{"id":"café","role":"user","content":"x"}"#.to_string(), false),
         (r#"{"id":"a\"b","role":"user","content":"x"}"#.to_string(), false),
         (r#"{"id":"a\u0062","role":"user","content":"x"}"#.to_string(), false),
@@ -374,10 +376,12 @@ fn message_head_agrees_with_the_general_loop() {
 fn tool_call_heads_agree_with_the_general_loops() {
     use crate::parser::differential::tool_call_paths_agree;
     let id29 = "call_792d4c4095825bd48689669c";
-    let id32 = "c".repeat(32);
+    let uuid = "9f0c2b6e-3c1a-4e8e-9d7f-2a6b1c0d5e4f";
+    let id64 = "c".repeat(64);
     let f = r#""function":{"name":"create_ticket","arguments":"{\"city\":\"Paris\"}"}"#;
     let cases: Vec<(String, bool)> = vec![
         (format!(r#"{{"id":"{id29}","type":"function",{f}}}"#), true),
+        (format!(r#"{{"id":"{uuid}","type":"function",{f}}}"#), true),
         (format!(r#"{{"id":"{id29}","type":"function",{f},"metadata":{{}}}}"#), true),
         (format!(r#"{{"id":"","type":"function",{f}}}"#), true),
         (r#"{"id":"c","type":"function","function":{"arguments":"{}","name":"n"}}"#.into(), true),
@@ -399,7 +403,7 @@ fn tool_call_heads_agree_with_the_general_loops() {
         (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"{}"},"id":"d"}"#.into(), true),
         (r#"{"id":"c","type":"function","function":{"name":"n","arguments":"{}"},"function":{}}"#.into(), true),
         // Left to the general loop.
-        (format!(r#"{{"id":"{id32}","type":"function",{f}}}"#), false),
+        (format!(r#"{{"id":"{id64}","type":"function",{f}}}"#), false),
         (format!(r#"{{"id":"c","type":"Function",{f}}}"#), false),
         (format!(r#"{{"id":"c","type":"functions",{f}}}"#), false),
         (format!(r#"{{"id":"c","type":"function", {f}}}"#), false),

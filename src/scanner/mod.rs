@@ -179,7 +179,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// [`Cursor::string`] for long texts with escapes (message contents, arguments): the
-    /// blocks after the first 32 bytes by masks ([`simd::blocks_by_mask`]). Same answers and
+    /// blocks past the first 16-byte looks by masks ([`simd::blocks_by_mask`]). Same answers and
     /// errors; a separate copy so that the short-string readers inlined elsewhere stay small.
     #[inline]
     pub(crate) fn text_string(&mut self) -> RawResult<StrToken<'a>> {
@@ -221,11 +221,11 @@ impl<'a> Cursor<'a> {
             }
             (pos, escaped, non_ascii) = (slot.at, slot.escaped, slot.non_ascii);
         }
-        // Most strings are short and plain: one or two 16-byte looks find their end. Otherwise, walk
+        // Most strings are short and plain: up to four 16-byte looks find their end. Otherwise, walk
         // the string 64 bytes at a time: one kernel call gives the mask of special bytes
         // (quote, backslash, control) in the block, and the bits are visited in order, so a
         // string dense with escapes (JSON inside JSON) costs one call per block, not per escape.
-        let end = match simd::string_end32(bytes, pos) {
+        let end = match simd::string_end64(bytes, pos) {
             Some((end, na)) => {
                 non_ascii |= na;
                 end

@@ -437,27 +437,30 @@ pub(crate) fn short_string_end(bytes: &[u8], at: usize) -> Option<(usize, bool)>
     Some((end, high & ((1u32 << k) - 1) != 0))
 }
 
-/// [`short_string_end`] over 32 bytes, for the string scanner (ids of 20 to 32 bytes are
-/// common): when the first 16 bytes hold no special byte, the next 16 are looked at too. The
-/// same answer as the 16-byte look when fewer than 32 bytes are left from `at`.
+/// [`short_string_end`] over up to 64 bytes, for the string scanner and the field templates
+/// (ids of 20 to 40 bytes are common: a UUID is 36): while a 16-byte look holds no special
+/// byte, the next 16 are looked at, up to four looks, each only where all 16 bytes lie in the
+/// input (`None` past that). The same answer as the 16-byte look when fewer than 32 bytes are
+/// left from `at`.
 #[inline(always)]
-pub(crate) fn string_end32(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
-    let (Some(first), Some(second)) = (bytes.get(at..at + 16), bytes.get(at + 16..at + 32)) else {
+pub(crate) fn string_end64(bytes: &[u8], at: usize) -> Option<(usize, bool)> {
+    if bytes.get(at..at + 32).is_none() {
         return short_string_end(bytes, at);
-    };
-    let (special, high) = mask16(first.try_into().ok()?);
-    if special != 0 {
-        let k = special.trailing_zeros();
-        let end = at + k as usize;
-        return (bytes.get(end) == Some(&b'"')).then(|| (end, high & ((1u32 << k) - 1) != 0));
     }
-    let (special2, high2) = mask16(second.try_into().ok()?);
-    if special2 == 0 {
-        return None;
+    let mut high_before = 0u32;
+    for look in 0..4 {
+        let from = at + 16 * look;
+        let chunk: &[u8; 16] = bytes.get(from..from + 16)?.try_into().ok()?;
+        let (special, high) = mask16(chunk);
+        if special != 0 {
+            let k = special.trailing_zeros();
+            let end = from + k as usize;
+            let na = high_before != 0 || high & ((1u32 << k) - 1) != 0;
+            return (bytes.get(end) == Some(&b'"')).then_some((end, na));
+        }
+        high_before |= high;
     }
-    let k = special2.trailing_zeros();
-    let end = at + 16 + k as usize;
-    (bytes.get(end) == Some(&b'"')).then(|| (end, high != 0 || high2 & ((1u32 << k) - 1) != 0))
+    None
 }
 
 /// Finds the first quote, backslash or control byte at or after `from` (or `bytes.len()`),
@@ -546,17 +549,19 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
             "short_string_end at {from}: {got_short:?}, scalar {want_short:?}"
         ));
     }
-    // The same over 32 bytes when 32 are left (else it is the 16-byte look).
-    let want_32 = if bytes.len() >= from + 32 {
-        (want < from + 32 && bytes.get(want) == Some(&b'"'))
+    // The same over the whole 16-byte looks that fit, up to four, when 32 bytes are left
+    // (else it is the 16-byte look).
+    let want_64 = if bytes.len() >= from + 32 {
+        let looked = from + 16 * ((bytes.len() - from) / 16).min(4);
+        (want < looked && bytes.get(want) == Some(&b'"'))
             .then(|| (want, bytes[from..want].iter().any(|&b| b >= 0x80)))
     } else {
         want_short
     };
-    let got_32 = string_end32(bytes, from);
-    if got_32 != want_32 {
+    let got_64 = string_end64(bytes, from);
+    if got_64 != want_64 {
         return Err(format!(
-            "string_end32 at {from}: {got_32:?}, scalar {want_32:?}"
+            "string_end64 at {from}: {got_64:?}, scalar {want_64:?}"
         ));
     }
     if let Some(chunk) = bytes.get(from..from + 16) {
