@@ -2,7 +2,8 @@
 //! instead, on deterministic corpora at several sizes.
 //!
 //! Groups: `media_heavy/<size>`, `chat_heavy/<count>`, `chat_heavy_uuid/<count>` (the
-//! variant `ag-ui-core` can read) and `state_heavy/<size>`, each with
+//! variant `ag-ui-core` can read), `chat_heavy_py/<count>` (the same messages as Python's
+//! `json.dumps` writes them) and `state_heavy/<size>`, each with
 //! `Throughput::Bytes(mean input length)` and every peer in the same group (chat and state
 //! groups time eight documents of the same shape in turn, `AGUI_BENCH_DOCS` to change; see
 //! `common::ROTATION`); and
@@ -52,6 +53,16 @@ fn main() {
                     .collect();
                 common::run_group(&mut c, &docs, &profile);
             }
+        }
+    }
+    // Chat as Python's `json.dumps` writes it (spaces after `:` and `,`, `\uXXXX` for every
+    // character outside ASCII): what a Python client posting with `requests` sends.
+    for n in profile.sizes(CHAT_MESSAGES) {
+        if profile.wants_group("chat_heavy_py", &n.to_string()) {
+            let docs: Vec<_> = (0..profile.docs as u64)
+                .map(|v| corpus::chat_heavy_python(n, v))
+                .collect();
+            common::run_group(&mut c, &docs, &profile);
         }
     }
     for mb in profile.sizes(STATE_MB) {

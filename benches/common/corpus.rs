@@ -994,6 +994,71 @@ pub fn chat_heavy_variant(count: usize, dialect: Dialect, variant: u64) -> Corpu
     }
 }
 
+/// [`chat_heavy_variant`] written as Python's `json.dumps` writes it with its defaults (what
+/// `requests.post(url, json=...)` sends): a space after every `:` and `,`, and every character
+/// outside ASCII as a `\uXXXX` escape (a surrogate pair above U+FFFF). The same messages and
+/// text: the summary is unchanged.
+pub fn chat_heavy_python(count: usize, variant: u64) -> Corpus {
+    let c = chat_heavy_variant(count, Dialect::Modern, variant);
+    let bytes = python_style(&c.bytes);
+    // The raw values' lengths grow by their spaces.
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Raw<'a> {
+        #[serde(borrow)]
+        state: Option<&'a serde_json::value::RawValue>,
+        #[serde(borrow)]
+        forwarded_props: Option<&'a serde_json::value::RawValue>,
+    }
+    let raw: Raw<'_> = serde_json::from_slice(&bytes).expect("valid JSON");
+    let len = |r: Option<&serde_json::value::RawValue>| r.map_or(0, |r| r.get().len());
+    let expect = Summary {
+        state_raw_len: Some(len(raw.state)),
+        forwarded_raw_len: Some(len(raw.forwarded_props)),
+        ..c.expect.clone()
+    };
+    Corpus {
+        family: "chat_heavy_py",
+        bytes,
+        expect,
+        ..c
+    }
+}
+
+/// Rewrites compact JSON in `json.dumps`' default style (see [`chat_heavy_python`]).
+fn python_style(compact: &[u8]) -> Vec<u8> {
+    let text = std::str::from_utf8(compact).expect("the generator writes UTF-8");
+    let mut out = String::with_capacity(compact.len() * 5 / 4);
+    let (mut in_string, mut escaped) = (false, false);
+    for ch in text.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if ch == '\\' {
+                escaped = true;
+            } else if ch == '"' {
+                in_string = false;
+            }
+            if ch.is_ascii() {
+                out.push(ch);
+            } else {
+                let mut units = [0u16; 2];
+                for u in ch.encode_utf16(&mut units) {
+                    write!(out, "\\u{u:04x}").expect("writing to a String");
+                }
+            }
+            continue;
+        }
+        out.push(ch);
+        match ch {
+            '"' => in_string = true,
+            ':' | ',' => out.push(' '),
+            _ => {}
+        }
+    }
+    out.into_bytes()
+}
+
 const KEYS: &[&str] = &[
     "id",
     "name",
