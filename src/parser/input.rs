@@ -123,6 +123,27 @@ fn plain_field<const K: usize, const A: usize>(
     holds(input, end, after).then_some(end)
 }
 
+/// Whether an object whose first key is `K` bytes long with its quotes and colon (at `at`) is
+/// written with one space after each `:` and `,` (Python's `json.dumps`): a space after that
+/// colon. The templates then take their spaced literals. (Only that one byte is read here;
+/// the template checks every literal whole.)
+#[inline(always)]
+fn spaced<const K: usize>(input: &[u8], at: usize, _first_key: &[u8; K]) -> bool {
+    input.get(at + K) == Some(&b' ')
+}
+
+/// The spaces in a template literal (what the general loop would count as whitespace).
+#[inline(always)]
+const fn spaces<const N: usize>(lit: &[u8; N]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < N {
+        n += (lit[i] == b' ') as usize;
+        i += 1;
+    }
+    n
+}
+
 /// The role whose name, then a closing quote, starts at `at`, and the name's length; `None`
 /// when the bytes there are not one of them (or fewer than 10 bytes are left).
 #[inline(always)]
@@ -427,29 +448,66 @@ impl<'a> Parser<'a, '_> {
         m: &mut MessageParts<'a>,
         kind: &mut Option<Role>,
     ) -> RawResult<()> {
+        if spaced(self.cur.bytes, self.cur.pos, b"\"id\":") {
+            self.message_head_in(
+                obj,
+                m,
+                kind,
+                b"\"id\": \"",
+                b"\", \"role\": \"",
+                b", \"content\": \"",
+            )
+        } else {
+            self.message_head_in(
+                obj,
+                m,
+                kind,
+                b"\"id\":\"",
+                b"\",\"role\":\"",
+                b",\"content\":\"",
+            )
+        }
+    }
+
+    /// [`Parser::message_head`] in one style: `id` the key up to the id's opening quote, `role`
+    /// from the id's closing quote to the role's opening one, `content` from the role's closing
+    /// quote to the content's opening one. Spaces in them are counted as the general loop
+    /// counts them.
+    #[inline(always)]
+    fn message_head_in<const I: usize, const R: usize, const C: usize>(
+        &mut self,
+        obj: &mut Obj<'a>,
+        m: &mut MessageParts<'a>,
+        kind: &mut Option<Role>,
+        id: &[u8; I],
+        role: &[u8; R],
+        content: &[u8; C],
+    ) -> RawResult<()> {
         let bytes = self.cur.bytes;
         let at = self.cur.pos;
-        let Some(end) = plain_field(bytes, at, b"\"id\":\"", b"\",\"role\":\"") else {
+        let Some(end) = plain_field(bytes, at, id, role) else {
             return Ok(());
         };
-        let Some((role, len)) = role_at(bytes, end + 10) else {
+        let Some((found, len)) = role_at(bytes, end + R) else {
             return Ok(());
         };
-        *kind = Some(role);
-        m.id = Some(Str::from_validated(self.cur.text(at + 6, end), false));
+        *kind = Some(found);
+        m.id = Some(Str::from_validated(self.cur.text(at + I, end), false));
         // Field ids of every role: `id` 1, `role` 2 (`Role::fields`), `content` past them.
-        let after = end + 10 + len + 1;
+        let after = end + R + len + 1;
         self.cur.pos = after;
-        let content = (role != Role::Activity && holds(bytes, after, b",\"content\":\""))
-            .then(|| keys::message_id(role, F::Content))
+        self.cur.ws += spaces(id) + spaces(role);
+        let content_id = (found != Role::Activity && holds(bytes, after, content))
+            .then(|| keys::message_id(found, F::Content))
             .flatten();
-        let Some(id) = content else {
+        let Some(content_id) = content_id else {
             obj.book_head(0b110, 2);
             return Ok(());
         };
-        obj.book_head(0b110 | 1 << id, id as u32);
-        self.cur.pos = after + 11;
-        self.message_content(role, m)
+        obj.book_head(0b110 | 1 << content_id, content_id as u32);
+        self.cur.pos = after + C - 1;
+        self.cur.ws += spaces(content);
+        self.message_content(found, m)
     }
 
     /// A message's `content`, by its role (the cursor at the value).
@@ -684,20 +742,51 @@ impl<'a> Parser<'a, '_> {
         id: &mut Option<Str<'a>>,
         call: &mut ToolCall<'a>,
     ) -> bool {
-        const TYPE: &[u8; 32] = b"\",\"type\":\"function\",\"function\":{";
+        if spaced(self.cur.bytes, self.cur.pos, b"\"id\":") {
+            self.tool_call_head_in(
+                obj,
+                id,
+                call,
+                b"\"id\": \"",
+                b"\", \"type\": \"function\", \"function\": {",
+                12,
+            )
+        } else {
+            self.tool_call_head_in(
+                obj,
+                id,
+                call,
+                b"\"id\":\"",
+                b"\",\"type\":\"function\",\"function\":{",
+                10,
+            )
+        }
+    }
+
+    /// [`Parser::tool_call_head`] in one style: `key` up to the id's opening quote, `rest` from
+    /// its closing quote to the function's `{`, with `function` (the type) `ty_at` bytes into it.
+    #[inline(always)]
+    fn tool_call_head_in<const K: usize, const T: usize>(
+        &mut self,
+        obj: &mut Obj<'a>,
+        id: &mut Option<Str<'a>>,
+        call: &mut ToolCall<'a>,
+        key: &[u8; K],
+        rest: &[u8; T],
+        ty_at: usize,
+    ) -> bool {
         let bytes = self.cur.bytes;
         let at = self.cur.pos;
-        let Some(end) = plain_field(bytes, at, b"\"id\":\"", TYPE) else {
+        let Some(end) = plain_field(bytes, at, key, rest) else {
             return false;
         };
         // `ToolCall::FIELDS`: `id` 0, `type` 1, `function` 2.
         obj.book_head(0b111, 2);
-        *id = Some(Str::from_validated(self.cur.text(at + 6, end), false));
-        call.r#type = Some(Str::from_validated(
-            self.cur.text(end + 10, end + 18),
-            false,
-        ));
-        self.cur.pos = end + TYPE.len() - 1;
+        *id = Some(Str::from_validated(self.cur.text(at + K, end), false));
+        let ty = end + ty_at;
+        call.r#type = Some(Str::from_validated(self.cur.text(ty, ty + 8), false));
+        self.cur.pos = end + T - 1;
+        self.cur.ws += spaces(key) + spaces(rest);
         true
     }
 
@@ -735,16 +824,32 @@ impl<'a> Parser<'a, '_> {
     /// nothing moved, for anything else.
     #[inline(always)]
     fn function_head(&mut self, obj: &mut Obj<'a>, name: &mut Option<Str<'a>>) -> bool {
-        const ARGUMENTS: &[u8; 14] = b"\",\"arguments\":";
+        if spaced(self.cur.bytes, self.cur.pos, b"\"name\":") {
+            self.function_head_in(obj, name, b"\"name\": \"", b"\", \"arguments\":")
+        } else {
+            self.function_head_in(obj, name, b"\"name\":\"", b"\",\"arguments\":")
+        }
+    }
+
+    /// [`Parser::function_head`] in one style.
+    #[inline(always)]
+    fn function_head_in<const K: usize, const A: usize>(
+        &mut self,
+        obj: &mut Obj<'a>,
+        name: &mut Option<Str<'a>>,
+        key: &[u8; K],
+        arguments: &[u8; A],
+    ) -> bool {
         let bytes = self.cur.bytes;
         let at = self.cur.pos;
-        let Some(end) = plain_field(bytes, at, b"\"name\":\"", ARGUMENTS) else {
+        let Some(end) = plain_field(bytes, at, key, arguments) else {
             return false;
         };
         // `FunctionCall::FIELDS`: `name` 0, `arguments` 1.
         obj.book_head(0b11, 1);
-        *name = Some(Str::from_validated(self.cur.text(at + 8, end), false));
-        self.cur.pos = end + ARGUMENTS.len();
+        *name = Some(Str::from_validated(self.cur.text(at + K, end), false));
+        self.cur.pos = end + A;
+        self.cur.ws += spaces(key) + spaces(arguments);
         // As the general loop, past the colon: whitespace before the value.
         self.cur.skip_ws();
         true

@@ -336,8 +336,19 @@ fn message_head_agrees_with_the_general_loop() {
         (r#"{"id":"a","role":"usr","content":"x"}"#.to_string(), false),
         (r#"{"id":"a","role":"User","content":"x"}"#.to_string(), false),
         (r#"{"id":"a","role":"us\u0065r","content":"x"}"#.to_string(), false),
+        // One space after every `:` and `,` (Python's `json.dumps`) is taken; any other
+        // whitespace, or a mix, is left to the general loop.
         (r#"{"id":"a", "role":"user","content":"x"}"#.to_string(), false),
         (r#"{"id": "a","role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"id": "a", "role": "user", "content": "x\u00e9"}"#.to_string(), true),
+        (r#"{"id": "a", "role": "assistant", "content": "x", "toolCalls": []}"#.to_string(), true),
+        (r#"{"id": "a", "role": "user", "content": [{"type": "text", "text": "t"}]}"#.to_string(), true),
+        (r#"{"id": "a", "role": "user", "content":  "x"}"#.to_string(), true),
+        (r#"{"id":  "a","role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"id" : "a","role":"user","content":"x"}"#.to_string(), false),
+        (r#"{"id":"a" ,"role":"user","content":"x"}"#.to_string(), false),
+        ("{\"id\":\t\"a\",\"role\":\"user\",\"content\":\"x\"}".to_string(), false),
+        (r#"{ "id":"a","role":"user","content":"x"}"#.to_string(), false),
         (r#"{"role":"user","id":"a","content":"x"}"#.to_string(), false),
         (r#"{"subagentRunId":"s","id":"a","role":"user","content":"x"}"#.to_string(), false),
         (r#"{"id":5,"role":"user","content":"x"}"#.to_string(), false),
@@ -407,11 +418,16 @@ fn tool_call_heads_agree_with_the_general_loops() {
         (format!(r#"{{"id":"c","type":"Function",{f}}}"#), false),
         (format!(r#"{{"id":"c","type":"functions",{f}}}"#), false),
         (format!(r#"{{"id":"c","type":"function", {f}}}"#), false),
+        (format!(r#"{{"id": "c", "type": "function", "function": {{"name": "n", "arguments": "{{\"a\": 1}}"}}}}"#), true),
+        (format!(r#"{{"id": "c", "type": "function", "function": {{"name":"n","arguments":"{{}}"}}}}"#), true),
+        (format!(r#"{{"id": "c", "type": "function" , {f}}}"#), false),
+        (format!(r#"{{"id":  "c","type":"function",{f}}}"#), false),
         (format!(r#"{{"id":"ç","type":"function",{f}}}"#), false),
         (format!(r#"{{"id":"c\"","type":"function",{f}}}"#), false),
         (format!(r#"{{"type":"function","id":"c",{f}}}"#), false),
         (r#"{"id":"c","type":"function","function":[]}"#.into(), false),
         (r#"{"id":"c","type":"function","function": {}}"#.into(), false),
+        (r#"{"id": "c", "type": "function", "function":  {}}"#.into(), false),
     ];
     for (doc, head) in &cases {
         let b = doc.as_bytes();

@@ -96,10 +96,21 @@ impl<'a> Cursor<'a> {
 
     #[inline(always)]
     pub(crate) fn skip_ws(&mut self) {
-        if let Some(b) = self.peek()
-            && b > b' '
-        {
-            return;
+        if let Some(b) = self.peek() {
+            if b > b' ' {
+                return;
+            }
+            // One space before a token, as Python's `json.dumps` puts after every `:` and
+            // `,`: stepped over here, without the loop (one-shot parsing only: a pass over a
+            // growing buffer keeps its whitespace book-keeping in the loop).
+            if b == b' '
+                && self.resume.is_none()
+                && self.bytes.get(self.pos + 1).is_some_and(|&c| c > b' ')
+            {
+                self.pos += 1;
+                self.ws += 1;
+                return;
+            }
         }
         self.skip_ws_slow();
     }
