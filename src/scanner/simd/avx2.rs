@@ -182,14 +182,17 @@ pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     };
     let case = _mm256_set1_epi8(0x20);
     // `u`, hex digits, `d`/`D` (signed compares: bytes from 0x80 are in no range).
-    let unicode = |v: __m256i| -> (u64, u64, u64) {
+    let unicode = |v: __m256i| -> (u64, u64, u64, u64, u64) {
         let lower = _mm256_or_si256(v, case);
         let hex = _mm256_or_si256(between(v, b'0', b'9'), between(lower, b'a', b'f'));
+        let high_half = _mm256_or_si256(between(v, b'8', b'9'), between(lower, b'a', b'b'));
         let m = |x: __m256i| _mm256_movemask_epi8(x) as u32 as u64;
         (
             m(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'u' as i8))),
             m(hex),
             m(_mm256_cmpeq_epi8(lower, _mm256_set1_epi8(b'd' as i8))),
+            m(high_half),
+            m(between(lower, b'c', b'f')),
         )
     };
     let quotes = |v: __m256i| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) as u32 as u64;
@@ -208,8 +211,8 @@ pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     };
     let (e0, b0, h0, n0) = masks(a);
     let (e1, b1, h1, n1) = masks(b);
-    let (u0, x0, d0) = unicode(a);
-    let (u1, x1, d1) = unicode(b);
+    let (u0, x0, d0, hh0, lh0) = unicode(a);
+    let (u1, x1, d1, hh1, lh1) = unicode(b);
     super::Masks {
         ends: e0 | (e1 << 32),
         quote: quotes(a) | (quotes(b) << 32),
@@ -219,6 +222,8 @@ pub(crate) unsafe fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
         u: u0 | (u1 << 32),
         hex: x0 | (x1 << 32),
         d: d0 | (d1 << 32),
+        high_half: hh0 | (hh1 << 32),
+        low_half: lh0 | (lh1 << 32),
     }
 }
 

@@ -7,7 +7,8 @@ use std::arch::x86_64::*;
 
 /// The classes of byte `b` (below 0x80) the escape-by-mask blocks need: [`TWO`] when `\`
 /// followed by `b` is a two-byte escape (`"`, `\`, `/`, `b`, `f`, `n`, `r`, `t`), [`HEX`] for a
-/// hex digit, [`D`] for `d` and `D`, [`U`] for `u`.
+/// hex digit, [`D`] for `d` and `D`, [`U`] for `u`, [`HIGH_HALF`] and [`LOW_HALF`] for a
+/// surrogate's second digit.
 const CLASS: [u8; 128] = {
     let mut t = [0u8; 128];
     let chars = *b"\"\\/bfnrt";
@@ -26,12 +27,26 @@ const CLASS: [u8; 128] = {
     t[b'd' as usize] |= D;
     t[b'D' as usize] |= D;
     t[b'u' as usize] |= U;
+    let high = *b"89abAB";
+    let mut k = 0;
+    while k < high.len() {
+        t[high[k] as usize] |= HIGH_HALF;
+        k += 1;
+    }
+    let low = *b"cdefCDEF";
+    let mut k = 0;
+    while k < low.len() {
+        t[low[k] as usize] |= LOW_HALF;
+        k += 1;
+    }
     t
 };
 const TWO: u8 = 1;
 const HEX: u8 = 2;
 const D: u8 = 4;
 const U: u8 = 8;
+const HIGH_HALF: u8 = 16;
+const LOW_HALF: u8 = 32;
 
 /// See [`super::string_masks`].
 ///
@@ -72,6 +87,8 @@ fn masks_of(v: __m512i) -> super::Masks {
         u: is(U),
         hex: is(HEX),
         d: is(D),
+        high_half: is(HIGH_HALF),
+        low_half: is(LOW_HALF),
     }
 }
 

@@ -94,16 +94,27 @@ pub(crate) struct Masks {
     pub(crate) hex: u64,
     /// `d` and `D`, the first digit of a `\uXXXX` that may be a surrogate.
     pub(crate) d: u64,
+    /// `8`, `9`, `a`, `b`, `A`, `B`: after a `d`, a high surrogate's second digit.
+    pub(crate) high_half: u64,
+    /// `c` to `f` and `C` to `F`: after a `d`, a low surrogate's second digit.
+    pub(crate) low_half: u64,
 }
 
 impl Masks {
-    /// The `u` bytes followed, inside the block, by four hex digits of which the first is not
-    /// `d` or `D`: the `u` of a `\uXXXX` escape outside U+D000..U+DFFF (so never a surrogate)
-    /// whose digits the block holds ([`escape::plain_unicode`](super::escape) by masks).
+    /// Of the escaped `u` bytes `us` (each the `u` of a `\uXXXX`), those whose escape is
+    /// sound with the digits the block holds: four hex digits not a surrogate, or a high
+    /// surrogate whose escape is followed at once by an escaped `u` of a low one (and that low
+    /// one). A `u` whose digits, or whose pair's, run past the block is not among them.
     #[inline(always)]
-    pub(crate) fn plain_unicode(&self) -> u64 {
+    pub(crate) fn sound_unicode(&self, us: u64) -> u64 {
         let h = self.hex;
-        self.u & (h >> 1) & (h >> 2) & (h >> 3) & (h >> 4) & !(self.d >> 1)
+        let digits = us & (h >> 1) & (h >> 2) & (h >> 3) & (h >> 4);
+        let d = self.d >> 1;
+        let high = digits & d & (self.high_half >> 2);
+        let low = digits & d & (self.low_half >> 2);
+        // The `u` of a high half whose `\u` pair follows: six bytes on, a low half.
+        let pair = high & (low >> 6);
+        digits & !(high | low) | pair | pair << 6
     }
 }
 
@@ -205,7 +216,7 @@ pub(crate) fn blocks_by_mask_with(
         let odd = esc & b.not_two & before;
         let us = odd & b.u;
         let late = us & !(u64::MAX >> 4);
-        if (odd ^ us) | (us & !late & !b.plain_unicode()) | (end & !b.quote) != 0 {
+        if (odd ^ us) | (us & !late & !b.sound_unicode(us)) | (end & !b.quote) != 0 {
             break Err(pos - carry as usize);
         }
         if late != 0 && !late_unicode_plain(bytes, pos, late) {
@@ -1066,6 +1077,8 @@ mod tests {
             u: 0,
             hex: 0,
             d: 0,
+            high_half: 0,
+            low_half: 0,
         };
         for (k, &b) in bytes[at..at + BLOCK].iter().enumerate() {
             m.ends |= u64::from(b == b'"' || b < 0x20) << k;
@@ -1076,6 +1089,8 @@ mod tests {
             m.u |= u64::from(b == b'u') << k;
             m.hex |= u64::from(b.is_ascii_hexdigit()) << k;
             m.d |= u64::from(b == b'd' || b == b'D') << k;
+            m.high_half |= u64::from(b"89abAB".contains(&b)) << k;
+            m.low_half |= u64::from(b"cdefCDEF".contains(&b)) << k;
         }
         m
     }
@@ -1099,7 +1114,7 @@ mod tests {
     /// same token or same error. The escapes cross the block edges at every offset.
     #[test]
     fn text_string_matches_the_per_bit_loop() {
-        let pieces: [&[u8]; 22] = [
+        let pieces: [&[u8]; 25] = [
             b"\\n",
             b"\\\"",
             b"\\\\",
@@ -1122,6 +1137,9 @@ mod tests {
             b"\\\\\\",
             b"                ",
             b"\\uD7FF",
+            b"\\uDBFF\\uDFFF",
+            b"\\uD83D\\uDE00",
+            b"\\ud83d\\n",
         ];
         let mut rng = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {

@@ -92,6 +92,8 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
         u: 0,
         hex: 0,
         d: 0,
+        high_half: 0,
+        low_half: 0,
     };
     // For bytes below 0x80: the top bit of `v + (0x80 - lo)` is set when `v >= lo`, and that
     // of `v + (0x7f - hi)` when `v > hi`; no sum leaves its byte (high bytes are masked out).
@@ -118,6 +120,10 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
         out.u |= pack(eq(b'u')) << (8 * k);
         out.hex |= pack(hex) << (8 * k);
         out.d |= pack(eq(b'd') | eq(b'D')) << (8 * k);
+        let lower = x | (ONES * 0x20);
+        let lq = |c: u8| zero_bytes(lower ^ (ONES * c as u64));
+        out.high_half |= pack(eq(b'8') | eq(b'9') | lq(b'a') | lq(b'b')) << (8 * k);
+        out.low_half |= pack(lq(b'c') | lq(b'd') | lq(b'e') | lq(b'f')) << (8 * k);
     }
     out
 }

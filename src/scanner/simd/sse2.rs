@@ -94,6 +94,8 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
         u: 0,
         hex: 0,
         d: 0,
+        high_half: 0,
+        low_half: 0,
     };
     // SAFETY: SSE2 is always available on x86_64; the four 16-byte loads cover
     // `bytes[at..at + 64]`, inside the slice by the assertion above; unaligned loads are allowed.
@@ -131,6 +133,9 @@ pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
             out.u |= m(eq(v, b'u')) << (16 * k);
             out.hex |= m(hex) << (16 * k);
             out.d |= m(eq(lower, b'd')) << (16 * k);
+            let high_half = _mm_or_si128(between(v, b'8', b'9'), between(lower, b'a', b'b'));
+            out.high_half |= m(high_half) << (16 * k);
+            out.low_half |= m(between(lower, b'c', b'f')) << (16 * k);
         }
     }
     out
