@@ -574,3 +574,52 @@ fn a_raw_state_in_passes() {
         }
     }
 }
+
+/// An escape that is already wrong when the bytes run out is an error at once, not a
+/// truncation: `\ud83d\ux` followed by the rest of the body was read, chunk-fed, as a cut
+/// escape, the pass that then saw the string's end took it as read, and the body was accepted
+/// (found by the `chunked` fuzz target; one-shot parsing said `InvalidEscape`). Every escape
+/// shape, in a raw value (object, array, key) and in a message text, at every chunk size and
+/// every split into three chunks.
+#[test]
+fn escapes_wrong_before_the_bytes_end_are_errors_in_every_chunking() {
+    let escapes = [
+        r"\uD83D\ux",
+        r"\uD83D\u12x4",
+        r"\uD83D\uDE0x",
+        r"\u12x4",
+        r"\ux",
+        r"\uD83D\\",
+        r"\uD83D\n",
+        r"\uDE00",
+        r"\uD83Dx",
+        r"\uD83D\uD83D",
+        r"\q",
+        r"\uD83D\uDE00",
+        r"\uD83D\u0041",
+    ];
+    let shapes = [
+        r#"{"threadId":"t","runId":"r","messages":[],"state":{"a":"ESC"}}"#,
+        r#"{"threadId":"t","runId":"r","messages":[],"state":["ESC",1]}"#,
+        r#"{"threadId":"t","runId":"r","messages":[],"state":{"ESC":1}}"#,
+        r#"{"threadId":"t","runId":"r","messages":[{"id":"1","role":"user","content":"ESC"}]}"#,
+    ];
+    for esc in escapes {
+        for shape in shapes {
+            let doc = shape.replace("ESC", esc);
+            let d = doc.as_bytes();
+            for size in 1..d.len() {
+                let cuts: Vec<usize> = (1..)
+                    .map(|k| k * size)
+                    .take_while(|&c| c < d.len())
+                    .collect();
+                same(d, &cuts);
+            }
+            for a in 1..d.len() {
+                for b in a + 1..d.len() {
+                    same(d, &[a, b]);
+                }
+            }
+        }
+    }
+}

@@ -1042,10 +1042,16 @@ mod tests {
     fn from_raw_error_offsets_stay_inside() {
         // Found by fuzz/str_escape: a trailing backslash escaped the added closing quote and
         // the error pointed one byte past the raw text.
-        for raw in ["\\", "ab\\", "\\u12"] {
+        // (A `\u` with fewer than four digits before the text's end is an invalid escape: the
+        // closing quote is there, and it is not a hex digit.)
+        for (raw, kind) in [
+            ("\\", ErrorKind::UnexpectedEof),
+            ("ab\\", ErrorKind::UnexpectedEof),
+            ("\\u12", ErrorKind::InvalidEscape),
+        ] {
             let e = Str::from_raw(raw).unwrap_err();
             assert!(e.offset() <= raw.len(), "{raw:?}: {e}");
-            assert_eq!(e.kind(), &ErrorKind::UnexpectedEof, "{raw:?}");
+            assert_eq!(e.kind(), &kind, "{raw:?}");
         }
         assert_eq!(Str::from_raw("\\").unwrap_err().offset(), 1);
         assert_eq!(Str::from_raw("a\\q").unwrap_err().offset(), 1);

@@ -12,12 +12,9 @@ impl Cursor<'_> {
         match self.bytes.get(at + 1) {
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
             Some(b'u') => {
-                let Some(unit) = hex4(self.bytes, at + 2) else {
-                    return bad(if self.bytes.len() < at + 6 {
-                        ErrorKind::UnexpectedEof
-                    } else {
-                        ErrorKind::InvalidEscape
-                    });
+                let unit = match hex4(self.bytes, at + 2) {
+                    Ok(unit) => unit,
+                    Err(kind) => return bad(kind),
                 };
                 match unit {
                     0xD800..=0xDBFF => {
@@ -31,10 +28,9 @@ impl Cursor<'_> {
                         }
                         if backslash == Some(&b'\\') && self.bytes.get(at + 7) == Some(&b'u') {
                             match hex4(self.bytes, at + 8) {
-                                Some(0xDC00..=0xDFFF) => Ok(at + 12),
-                                Some(_) => bad(ErrorKind::LoneSurrogate),
-                                None if self.bytes.len() < at + 12 => bad(ErrorKind::UnexpectedEof),
-                                None => bad(ErrorKind::InvalidEscape),
+                                Ok(0xDC00..=0xDFFF) => Ok(at + 12),
+                                Ok(_) => bad(ErrorKind::LoneSurrogate),
+                                Err(kind) => bad(kind),
                             }
                         } else if self.bytes.len() <= at + 6 {
                             bad(ErrorKind::UnexpectedEof)
@@ -65,13 +61,21 @@ pub(super) static TWO_BYTE: [bool; 256] = {
     t
 };
 
-fn hex4(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at + 4)?;
+/// The value of the four hex digits at `b[at..]`; else the error: `InvalidEscape` when a byte
+/// there is not a hex digit, `UnexpectedEof` when the input ends first and every byte before
+/// its end is one (more bytes could still make the escape whole).
+fn hex4(b: &[u8], at: usize) -> Result<u32, ErrorKind> {
     let mut v = 0u32;
-    for &c in s {
-        v = v * 16 + (c as char).to_digit(16)?;
+    for k in 0..4 {
+        let Some(&c) = b.get(at + k) else {
+            return Err(ErrorKind::UnexpectedEof);
+        };
+        let Some(d) = (c as char).to_digit(16) else {
+            return Err(ErrorKind::InvalidEscape);
+        };
+        v = v * 16 + d;
     }
-    Some(v)
+    Ok(v)
 }
 
 /// Whether `b[at..at + 4]` are four hex digits whose value is not a surrogate's first half
@@ -108,7 +112,7 @@ mod tests {
 
     /// The reference: four hex digits, the value outside `0xD000..=0xDFFF`.
     fn reference(b: &[u8], at: usize) -> bool {
-        hex4(b, at).is_some_and(|u| u >> 12 != 0xD)
+        hex4(b, at).is_ok_and(|u| u >> 12 != 0xD)
     }
 
     /// Every 4-byte word over bytes around the edges of each range, at every place near the
