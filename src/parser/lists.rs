@@ -280,13 +280,14 @@ impl<'a> Parser<'a, '_> {
 /// The room a full list of `len` items grows to, when `read` bytes of the input hold its items
 /// so far and `rest` bytes are still to read (`len` is below `limit`, the most it may hold).
 ///
-/// A short list doubles, as a `Vec` does. Once it has [`ESTIMATE_AFTER`] items it grows to what
-/// the bytes still to read would hold at its average item size so far, with an eighth to
-/// spare: a list as uniform as a conversation's messages then grows once, not by doubling (at
-/// 20 000 messages doubling filled 61 440 slots and copied 28 672 of them). It still grows by
-/// a quarter at least, so however wrong the estimates, the copies add up to a few times the
-/// final list; and new room never takes more arena than half the bytes still to read, so no
-/// input gets the parser to reserve much more than it could fill.
+/// A list at least doubles, as a `Vec` does (so the copies of growing add up to less than the
+/// final list). Once it has [`ESTIMATE_AFTER`] items it grows to what the bytes still to read
+/// would hold at its average item size so far, with an eighth to spare, when that is more: a
+/// list as uniform as a conversation's messages then grows once, not by doubling (at 20 000
+/// messages doubling filled 61 440 slots and copied 28 672 of them). New room from the
+/// estimate never takes more arena than half the bytes still to read, so no input gets the
+/// parser to reserve much more than it could fill. (A chunk-fed pass sees only the bytes
+/// received, so its lists double.)
 fn room_after<T>(len: usize, read: usize, rest: usize, limit: usize) -> usize {
     if len < ESTIMATE_AFTER {
         return (len * 2).max(4).min(limit).max(len + 1);
@@ -295,7 +296,7 @@ fn room_after<T>(len: usize, read: usize, rest: usize, limit: usize) -> usize {
     let more = rest / avg;
     let bound = rest / 2 / size_of::<T>().max(1);
     let estimate = len + (more + more / 8 + 1).min(bound);
-    let geometric = len + len / 4;
+    let geometric = len * 2;
     geometric.max(estimate).min(limit).max(len + 1)
 }
 
@@ -324,8 +325,8 @@ mod room_tests {
         let room = room_after::<[u8; 80]>(8, 8 * 11, 10 << 20, usize::MAX);
         assert!((room - 8) * 80 <= 5 << 20, "{room}");
         assert_eq!(room_after::<[u8; 80]>(8, 88, 10 << 20, 100), 100);
-        // Near the end the list still grows by a quarter (growing stays linear overall).
-        assert_eq!(room_after::<[u8; 80]>(1000, 400_000, 10, usize::MAX), 1250);
+        // Near the end (or in a chunk-fed pass, which sees few bytes) the list still doubles.
+        assert_eq!(room_after::<[u8; 80]>(1000, 400_000, 10, usize::MAX), 2000);
         // Never less than one more slot.
         assert_eq!(room_after::<[u8; 80]>(3, 30, 0, 4), 4);
     }
