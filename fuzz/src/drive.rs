@@ -90,6 +90,34 @@ pub fn is_grammar(kind: &ErrorKind) -> bool {
     )
 }
 
+/// Whether `e` is an `InvalidEscape` at a `\\u` escape whose digits hold a byte that is not a
+/// hex digit and that the input ends within (of the escape, or of the `\\u` after a high
+/// surrogate): serde_json reads the four digit bytes before it looks at them, so it says "EOF"
+/// there, where we say what no further byte could mend (a parser fed in chunks must not
+/// wait for more bytes to report it).
+pub fn escape_wrong_before_the_end(data: &[u8], e: &Error) -> bool {
+    if e.kind() != &ErrorKind::InvalidEscape {
+        return false;
+    }
+    let at = e.offset();
+    if data.get(at..at + 2) != Some(b"\\u") {
+        return false;
+    }
+    let hex = |b: &[u8]| b.iter().all(u8::is_ascii_hexdigit);
+    let high = |d: &[u8]| {
+        std::str::from_utf8(d)
+            .ok()
+            .and_then(|t| u32::from_str_radix(t, 16).ok())
+            .is_some_and(|u| (0xD800..0xDC00).contains(&u))
+    };
+    let digits = match data.get(at + 2..at + 6) {
+        Some(d) if hex(d) && high(d) && data.get(at + 6..at + 8) == Some(b"\\u") => at + 8,
+        _ => at + 2,
+    };
+    let rest = data.get(digits..).unwrap_or_default();
+    rest.len() < 4 && !hex(rest)
+}
+
 /// Sanity of any error reported for `data`: in bounds, located, printable.
 pub fn check_error(data: &[u8], e: &Error) {
     assert!(
