@@ -210,6 +210,12 @@ impl<'a> Parser<'a, '_> {
             }
         }
         self.depth -= 1;
+        // Gives back the room reserved past the last item when the list is still the arena's
+        // newest allocation (bumpalo reclaims a shrink of at least half; else it keeps the
+        // room): a message's parts or tool calls reserve four and mostly hold one. Chat with
+        // 20 000 messages: 13.4 MB of arena down to 9.7, and parse 4% faster for the denser
+        // memory (benches/HISTORY.md, thirteenth pass).
+        items.shrink_to_fit();
         Ok(List::borrowed(items.into_bump_slice()))
     }
 
