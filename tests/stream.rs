@@ -623,3 +623,54 @@ fn escapes_wrong_before_the_bytes_end_are_errors_in_every_chunking() {
         }
     }
 }
+
+/// `expect_len` sizes lists from the announced length; right, short, long or absurd, the
+/// document is the one-shot one, and a wrong length costs arena room bounded by the bytes
+/// that did arrive.
+#[test]
+fn the_expected_length_is_only_a_hint() {
+    let mut chat = String::from(r#"{"threadId":"t","runId":"r","messages":["#);
+    for i in 0..5000 {
+        if i > 0 {
+            chat.push(',');
+        }
+        chat.push_str(&format!(
+            r#"{{"id":"{i}","role":"user","content":[{{"type":"text","text":"hi {i}"}}]}}"#
+        ));
+    }
+    chat.push_str("]}");
+    let doc = chat.as_bytes();
+    let want = one_shot(doc, &ParseOptions::default()).unwrap();
+    let one_room = {
+        let arena = Bump::new();
+        RunAgentInput::parse(doc, &arena).unwrap();
+        arena.allocated_bytes()
+    };
+    let opts = ParseOptions {
+        max_input_bytes: 16 << 20,
+        ..ParseOptions::default()
+    };
+    for expected in [0, 1, doc.len() / 3, doc.len(), doc.len() * 3, usize::MAX] {
+        let (buf, arena) = (BodyBuf::new(), Bump::new());
+        let mut parser = BodyParser::with_options(&buf, &arena, opts.clone());
+        parser.expect_len(expected);
+        for chunk in doc.chunks(1000) {
+            parser.feed(chunk).unwrap();
+        }
+        assert_eq!(
+            format!("{:?}", parser.finish().unwrap()),
+            want,
+            "{expected}"
+        );
+        // Against one-shot parsing's arena: the announced length is believed up to eight
+        // times the bytes received, and lists reserve at most half of that.
+        let room = arena.allocated_bytes();
+        assert!(room <= 2 * one_room + 4 * doc.len(), "{expected}: {room}");
+    }
+    // The owning parser announces its capacity, with the same result.
+    let mut owned = OwnedBodyParser::with_capacity(opts.clone(), doc.len());
+    for chunk in doc.chunks(777) {
+        owned.feed(chunk).unwrap();
+    }
+    assert_eq!(format!("{:?}", owned.finish().unwrap().input()), want);
+}

@@ -57,7 +57,7 @@ impl<'a> Parser<'a, '_> {
         limit: usize,
         item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
     ) -> RawResult<List<'a, T>> {
-        let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
+        let rest = self.cur.rest_expected();
         let hint = (rest / SMALL_ITEM_BYTES).min(SMALL_LIST_HINT).min(limit);
         self.list_in::<T, Resumable>(field, limit, hint, item)
     }
@@ -81,7 +81,7 @@ impl<'a> Parser<'a, '_> {
         limit: usize,
         item: impl for<'s> FnMut(&mut Self, Slot<'s, T>) -> RawResult<Filled<'s>>,
     ) -> RawResult<List<'a, T>> {
-        let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
+        let rest = self.cur.rest_expected();
         let hint = (rest / MESSAGE_BYTES_HINT).min(MESSAGE_HINT_CAP).min(limit);
         self.list_in::<T, Resumable>("messages", limit, hint, item)
     }
@@ -168,7 +168,7 @@ impl<'a> Parser<'a, '_> {
                 }
                 if items.len() == items.capacity() {
                     let len = items.len();
-                    let rest = self.cur.bytes.len().saturating_sub(self.cur.pos);
+                    let rest = self.cur.rest_expected();
                     let room = room_after::<T>(len, self.cur.pos - start, rest, limit);
                     items.reserve_exact(room - len);
                 }

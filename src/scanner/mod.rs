@@ -50,6 +50,12 @@ impl StrToken<'_> {
     };
 }
 
+/// How far past the bytes received an announced body length is believed when sizing lists:
+/// a length announced but never sent makes the lists reserve room for at most this many times
+/// the bytes that did arrive (and half the bytes at that, `room_after`'s bound), while a long
+/// list still grows by this factor at each step rather than by doubling.
+const EXPECT_AHEAD: usize = 8;
+
 impl<'a> Cursor<'a> {
     pub(crate) fn new(bytes: &'a [u8]) -> Cursor<'a> {
         Cursor {
@@ -64,6 +70,20 @@ impl<'a> Cursor<'a> {
     #[inline]
     pub(crate) fn partial(&self) -> bool {
         self.resume.as_ref().is_some_and(|r| r.partial)
+    }
+
+    /// Bytes after the cursor in the whole body as far as it is known: those in the buffer,
+    /// or while the buffer still grows, up to the length the caller said to expect (see
+    /// `BodyParser::expect_len`) but at most [`EXPECT_AHEAD`] times the bytes received. For
+    /// sizing lists only: never a bound on what is read.
+    #[inline]
+    pub(crate) fn rest_expected(&self) -> usize {
+        let have = self.bytes.len();
+        let len = match &self.resume {
+            Some(r) if r.partial => r.expected.min(have.saturating_mul(EXPECT_AHEAD)).max(have),
+            _ => have,
+        };
+        len.saturating_sub(self.pos)
     }
 
     /// Moves to `to` (a jump back to re-read something, or forward over remembered bytes).

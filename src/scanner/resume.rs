@@ -170,6 +170,9 @@ pub(crate) struct Resume {
     /// The token where this pass ran out of bytes, if it was a string or a raw value: the
     /// next pass would re-descend straight back to it, so the driver may continue it directly.
     pub(crate) stopped_in: Stopped,
+    /// The whole body's length as the caller expects it (`Content-Length`; 0: unknown): a
+    /// hint that sizes lists as a one-shot parse of the whole body would, never a bound.
+    pub(crate) expected: usize,
 }
 
 /// See [`Resume::stopped_in`].
@@ -195,6 +198,7 @@ impl Resume {
             reread: 0,
             indexed: 0,
             stopped_in: Stopped::Elsewhere,
+            expected: 0,
         }
     }
 

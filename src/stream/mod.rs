@@ -259,6 +259,8 @@ pub struct BodyParser<'b> {
     seen: usize,
     /// Bytes read more than once, over all passes (for the tests of the bound).
     reread: usize,
+    /// The body's length as announced ([`BodyParser::expect_len`]; 0: not known).
+    expected: usize,
 }
 
 impl<'b> BodyParser<'b> {
@@ -303,7 +305,38 @@ impl<'b> BodyParser<'b> {
             opened: false,
             seen: usize::MAX,
             reread: 0,
+            expected: 0,
         }
+    }
+
+    /// Tells the parser how long the body is expected to be (its `Content-Length`), so that
+    /// long lists are sized much as a one-shot parse of the whole body sizes them: a
+    /// `messages` list of 20 000 messages then grows in a few steps instead of doubling a
+    /// dozen times, each doubling copying it and leaving the old copy in the arena.
+    ///
+    /// Only a hint: a body shorter or longer than announced parses the same, and a wrong
+    /// hint costs no more than arena room. The announced length is capped by
+    /// [`ParseOptions::max_input_bytes`], and believed only up to eight times the bytes
+    /// received so far, so a client that announces a large body and sends a small one makes
+    /// the lists reserve at most four times what it sent (a long list then grows eightfold
+    /// at each step until its estimate from the bytes read takes over).
+    /// [`OwnedBodyParser::with_capacity`] announces its capacity this way.
+    ///
+    /// ```
+    /// use agui_wire::stream::{BodyBuf, BodyParser, Status};
+    /// use agui_wire::Bump;
+    /// let body = br#"{"threadId":"t","runId":"r","messages":[]}"#;
+    /// let (buf, arena) = (BodyBuf::with_capacity(body.len()), Bump::new());
+    /// let mut parser = BodyParser::new(&buf, &arena);
+    /// parser.expect_len(body.len());
+    /// for chunk in body.chunks(8) {
+    ///     parser.feed(chunk)?;
+    /// }
+    /// assert_eq!(parser.finish()?.run_id, "r");
+    /// # Ok::<(), agui_wire::Error>(())
+    /// ```
+    pub fn expect_len(&mut self, len: usize) {
+        self.expected = len.min(self.opts.max_input_bytes);
     }
 
     /// Appends `chunk` to the buffer and parses on.
@@ -542,6 +575,7 @@ impl<'b> BodyParser<'b> {
             .take()
             .unwrap_or_else(|| Box::new(Resume::new()));
         resume.begin(partial);
+        resume.expected = self.expected;
         self.frames.pass += 1;
         let opts = &self.opts;
         let mut p = Parser::new(bytes, self.arena, opts);

@@ -118,6 +118,8 @@ impl OwnedBodyParser {
     /// The size is a hint and never a hazard: it is capped by
     /// [`ParseOptions::max_input_bytes`] (a larger body is refused anyway), and if the
     /// allocator cannot give even that, the buffer starts small and grows as bytes arrive.
+    /// The parser is also told to expect that many bytes ([`BodyParser::expect_len`]), so
+    /// long lists grow once rather than by doubling.
     ///
     /// ```
     /// use agui_wire::stream::OwnedBodyParser;
@@ -130,7 +132,11 @@ impl OwnedBodyParser {
     pub fn with_capacity(options: ParseOptions, capacity: usize) -> OwnedBodyParser {
         let capacity = capacity.min(options.max_input_bytes);
         let buf = BodyBuf::try_with_capacity(capacity).unwrap_or_default();
-        OwnedBodyParser::with_buf(options, buf)
+        let mut parser = OwnedBodyParser::with_buf(options, buf);
+        parser
+            .pair
+            .with_dependent_mut(|_, stage| stage.parser.expect_len(capacity));
+        parser
     }
 
     fn with_buf(options: ParseOptions, buf: BodyBuf) -> OwnedBodyParser {
