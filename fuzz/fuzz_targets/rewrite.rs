@@ -13,12 +13,18 @@ use libfuzzer_sys::fuzz_target;
 /// Integral numbers as integers: typed integer fields (`maxExecutionTime`, `maxIterations`)
 /// accept any integral spelling (`10.0`, `1e1`) and are written as plain integers, which
 /// serde_json reads as a different `Value` (a float against an integer) of the same meaning.
-/// (serde_json's values nest at most 128 deep, so the recursion is bounded.)
+/// `-0` is such a spelling too: written `0`, which `arbitrary_precision` keeps apart from `-0`
+/// (it is not a float there, having no `.` or exponent). (serde_json's values nest at most 128
+/// deep, so the recursion is bounded.)
 fn integral(v: serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     match v {
         Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+            Some(f)
+                if (n.is_f64() || n.as_str() == "-0")
+                    && f.fract() == 0.0
+                    && f.abs() < 9_007_199_254_740_992.0 =>
+            {
                 Value::from(f as i64)
             }
             _ => Value::Number(n),
