@@ -11,7 +11,9 @@
 //! - `Status::Complete(len)` comes with the chunk that delivers the closing brace (and `len`
 //!   is where one-shot parsing ends the value), and then stays;
 //! - the owning parser (`OwnedBodyParser`, fed the same chunks) answers every chunk as
-//!   `BodyParser` does, and finishes into a `ParsedBody` equal to one-shot's document.
+//!   `BodyParser` does, and finishes into a `ParsedBody` equal to one-shot's document;
+//! - all of it whatever length was announced (`BodyParser::expect_len`,
+//!   `OwnedBodyParser::with_capacity`): none, the body's, shorter, longer, or absurd.
 #![no_main]
 
 use agui_wire::stream::{BodyBuf, BodyParser, OwnedBodyParser, Status};
@@ -65,13 +67,22 @@ fn same_error(
 fn check(
     data: &[u8],
     lengths: &[usize],
+    announced: Option<usize>,
     opts: &ParseOptions,
     one_shot: &Result<RunAgentInput<'_>, Error>,
     unlimited: &Option<Error>,
 ) {
     let (buf, arena) = (BodyBuf::new(), Bump::new());
     let mut parser = BodyParser::with_options(&buf, &arena, opts.clone());
-    let mut owned = OwnedBodyParser::new(opts.clone());
+    let mut owned = match announced {
+        Some(len) => {
+            parser.expect_len(len);
+            // The owning parser also reserves its buffer from it: kept to a few times the
+            // body here so that the fuzzer's memory stays small.
+            OwnedBodyParser::with_capacity(opts.clone(), len.min(4 * data.len() + 64))
+        }
+        None => OwnedBodyParser::new(opts.clone()),
+    };
     let mut fed = 0;
     let mut complete = None;
     for chunk in split::cut(data, lengths) {
@@ -141,7 +152,15 @@ fuzz_target!(|data: &[u8]| {
         };
         let unlimited = RunAgentInput::parse_with(data, &arena, &no_limit).err();
         for lengths in split::chunkings(data.len(), &mut rng) {
-            check(data, &lengths, &opts, &one_shot, &unlimited);
+            let announced = match rng.range(0, 6) {
+                0 => None,
+                1 => Some(data.len()),
+                2 => Some(rng.range(0, data.len() + 1)),
+                3 => Some(data.len() + rng.range(1, 8 * data.len() + 2)),
+                4 => Some(data.len().saturating_mul(1000)),
+                _ => Some(usize::MAX),
+            };
+            check(data, &lengths, announced, &opts, &one_shot, &unlimited);
         }
     }
 });
