@@ -37,6 +37,12 @@ fn main() {
     for mb in profile.sizes(MEDIA_MB) {
         common::run_group(&mut c, &[corpus::media_heavy(mb)], &profile);
     }
+    // The same with keys in alphabetical order (serde_json's `Value`, Go's maps).
+    for mb in profile.sizes(MEDIA_MB) {
+        if profile.wants_group("media_heavy_sorted", &format!("{mb}MB")) {
+            common::run_group(&mut c, &[corpus::media_heavy_sorted(mb)], &profile);
+        }
+    }
     // The cold-cache row: 64 MiB of media (twice the last-level cache), caches flushed.
     let cold_mb = if profile.test { 1 } else { 64 };
     common::run_cold(&mut c, &corpus::media_heavy(cold_mb), &profile);

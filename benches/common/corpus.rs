@@ -902,6 +902,42 @@ pub fn media_heavy(mb: usize) -> Corpus {
     }
 }
 
+/// [`media_heavy`] with every object's keys in alphabetical order, as serde_json's `Value`,
+/// Go's maps and Python's `sort_keys=True` write them: a message's `content` then comes
+/// before its `role`, and a part's `source` before its `type`, so a parser that needs the
+/// kind first meets the media before it knows what holds it.
+pub fn media_heavy_sorted(mb: usize) -> Corpus {
+    let c = media_heavy(mb);
+    let value: serde_json::Value = serde_json::from_slice(&c.bytes).expect("valid JSON");
+    let bytes = serde_json::to_vec(&value).expect("serialisable");
+    let at = |key: &[u8]| bytes.windows(key.len()).position(|w| w == key);
+    assert!(
+        at(b"\"content\"") < at(b"\"role\""),
+        "serde_json's Value keeps keys in order here (its `preserve_order` feature is on)"
+    );
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Raw<'a> {
+        #[serde(borrow)]
+        state: Option<&'a serde_json::value::RawValue>,
+        #[serde(borrow)]
+        forwarded_props: Option<&'a serde_json::value::RawValue>,
+    }
+    let raw: Raw<'_> = serde_json::from_slice(&bytes).expect("valid JSON");
+    let len = |r: Option<&serde_json::value::RawValue>| r.map_or(0, |r| r.get().len());
+    let expect = Summary {
+        state_raw_len: Some(len(raw.state)),
+        forwarded_raw_len: Some(len(raw.forwarded_props)),
+        ..c.expect.clone()
+    };
+    Corpus {
+        family: "media_heavy_sorted",
+        bytes,
+        expect,
+        ..c
+    }
+}
+
 /// Chat-heavy: exactly `count` messages in conversational turns.
 #[allow(dead_code)] // the parse bench takes its variants
 pub fn chat_heavy(count: usize, dialect: Dialect) -> Corpus {
