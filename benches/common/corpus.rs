@@ -47,6 +47,27 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// This summary with the raw lengths of `state` and `forwardedProps` read from `bytes`:
+    /// for a document rewritten from the one summarised (other spacing, other key order),
+    /// whose raw values keep their meaning but not their bytes.
+    pub fn with_raw_lens_of(&self, bytes: &[u8]) -> Summary {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Raw<'a> {
+            #[serde(borrow)]
+            state: Option<&'a serde_json::value::RawValue>,
+            #[serde(borrow)]
+            forwarded_props: Option<&'a serde_json::value::RawValue>,
+        }
+        let raw: Raw<'_> = serde_json::from_slice(bytes).expect("valid JSON");
+        let len = |r: Option<&serde_json::value::RawValue>| r.map_or(0, |r| r.get().len());
+        Summary {
+            state_raw_len: Some(len(raw.state)),
+            forwarded_raw_len: Some(len(raw.forwarded_props)),
+            ..self.clone()
+        }
+    }
+
     /// Compares a peer's summary with the expected one; `None` fields of the peer are
     /// not compared (its model does not see them).
     pub fn check(&self, got: &Summary) -> Result<(), String> {
@@ -915,21 +936,7 @@ pub fn media_heavy_sorted(mb: usize) -> Corpus {
         at(b"\"content\"") < at(b"\"role\""),
         "serde_json's Value keeps keys in order here (its `preserve_order` feature is on)"
     );
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Raw<'a> {
-        #[serde(borrow)]
-        state: Option<&'a serde_json::value::RawValue>,
-        #[serde(borrow)]
-        forwarded_props: Option<&'a serde_json::value::RawValue>,
-    }
-    let raw: Raw<'_> = serde_json::from_slice(&bytes).expect("valid JSON");
-    let len = |r: Option<&serde_json::value::RawValue>| r.map_or(0, |r| r.get().len());
-    let expect = Summary {
-        state_raw_len: Some(len(raw.state)),
-        forwarded_raw_len: Some(len(raw.forwarded_props)),
-        ..c.expect.clone()
-    };
+    let expect = c.expect.with_raw_lens_of(&bytes);
     Corpus {
         family: "media_heavy_sorted",
         bytes,
@@ -1038,21 +1045,7 @@ pub fn chat_heavy_python(count: usize, variant: u64) -> Corpus {
     let c = chat_heavy_variant(count, Dialect::Modern, variant);
     let bytes = python_style(&c.bytes);
     // The raw values' lengths grow by their spaces.
-    #[derive(serde::Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Raw<'a> {
-        #[serde(borrow)]
-        state: Option<&'a serde_json::value::RawValue>,
-        #[serde(borrow)]
-        forwarded_props: Option<&'a serde_json::value::RawValue>,
-    }
-    let raw: Raw<'_> = serde_json::from_slice(&bytes).expect("valid JSON");
-    let len = |r: Option<&serde_json::value::RawValue>| r.map_or(0, |r| r.get().len());
-    let expect = Summary {
-        state_raw_len: Some(len(raw.state)),
-        forwarded_raw_len: Some(len(raw.forwarded_props)),
-        ..c.expect.clone()
-    };
+    let expect = c.expect.with_raw_lens_of(&bytes);
     Corpus {
         family: "chat_heavy_py",
         bytes,
