@@ -230,8 +230,6 @@ impl Cursor<'_> {
         if kind == JsonKind::Null {
             return Walked::Unsure;
         }
-        // The last block's bytes inside a string (all ones: it lay wholly inside one).
-        let mut last_in_string = 0u64;
         while base < len {
             let block = kernel.block(bytes, base, &mut carry);
             let mut tokens = block.tokens;
@@ -501,15 +499,11 @@ impl Cursor<'_> {
                 );
             }
             base += BLOCK;
-            // A second block in a row wholly inside one string, not ending in an escaping
-            // backslash: a long string (base64 media, a long text), whose plain stretch the
-            // string scanner's streaming kernel crosses many times faster than stage 1. (Not
-            // after the first: most strings longer than a block end in the next one.)
-            if block.in_string & last_in_string == u64::MAX && carry.escaped == 0 {
+            // A block wholly inside one string, not ending in an escaping backslash: a long
+            // string (base64 media, a long text), whose plain stretch the string scanner's
+            // streaming kernel crosses many times faster than stage 1.
+            if block.in_string == u64::MAX && carry.escaped == 0 {
                 (base, first_high) = self.plain_blocks(base, first_high);
-                last_in_string = 0;
-            } else {
-                last_in_string = block.in_string;
             }
         }
         if RESUME
@@ -530,15 +524,14 @@ impl Cursor<'_> {
         Walked::Unsure
     }
 
-    /// Where the walk goes on from `base`, a block start inside a string with nothing escaped
-    /// there: past the whole blocks before the string's next quote, backslash or control
-    /// byte, found by the string scanner. Those blocks hold no token, no escape, no
-    /// whitespace outside a string and no number, and leave the carry as it is (inside the
-    /// string, nothing escaped, no scalar run). Their bytes >= 0x80, if any, are checked with
-    /// the rest from `first_high` on (all bytes before `base` are ASCII while it is unset,
-    /// `usize::MAX`, so `base` starts a character). Never into the last block and window of the bytes, which a
-    /// growing buffer walks with care.
-    /// Returns the new `base` and `first_high`.
+    /// The new `base` and `first_high` of the walk at `base`, a block start inside a string
+    /// with nothing escaped there: past the whole blocks before the string's next quote,
+    /// backslash or control byte, which the string scanner finds. Those blocks hold no token,
+    /// no escape, no whitespace outside a string and no number, and leave the carry as it is
+    /// (inside the string, nothing escaped, no scalar run). Their bytes >= 0x80, if any, are
+    /// checked with the rest from `first_high` on: while it is unset (`usize::MAX`) every
+    /// byte before `base` is ASCII, so `base` starts a character. Never into the last block
+    /// and window of the bytes, which a growing buffer walks with care.
     #[inline(never)]
     fn plain_blocks(&self, base: usize, first_high: usize) -> (usize, usize) {
         let bytes = self.bytes;
