@@ -67,6 +67,16 @@ pub(crate) struct MessageParts<'a> {
     activity_type: Option<Str<'a>>,
 }
 
+/// Whether `role` reads a `content` whose value starts with `first` as
+/// [`Parser::early_content`] reads it.
+fn content_fits(role: Role, first: u8) -> bool {
+    match role {
+        Role::User | Role::Tool => matches!(first, b'"' | b'['),
+        Role::Activity => first == b'{',
+        Role::Developer | Role::System | Role::Assistant | Role::Reasoning => first == b'"',
+    }
+}
+
 /// Every field of a content part, while its type is being worked out.
 #[derive(Default)]
 struct PartParts<'a> {
@@ -325,7 +335,11 @@ impl<'a> Parser<'a, '_> {
             },
             // Every role reads a string `id` and `subagentRunId` alike, and senders put them
             // before `role`: read them on the way instead of skipping and reading them again.
+            // So `content`, which senders that sort their keys put before `role`.
             |p, f, m| {
+                if f == F::Content {
+                    return p.early_content(m);
+                }
                 if p.cur.peek() != Some(b'"') {
                     return Ok(false);
                 }
@@ -336,6 +350,7 @@ impl<'a> Parser<'a, '_> {
                 }
                 Ok(true)
             },
+            |role, f, first| f != F::Content || content_fits(role, first),
             |p, role, f, m| {
                 match f {
                     F::Id => set(&mut m.id, p.string("id")?),
@@ -510,6 +525,45 @@ impl<'a> Parser<'a, '_> {
         self.message_content(found, m)
     }
 
+    /// A message's `content` met before its `role` (the cursor at the value), read as the
+    /// roles that take its shape read it ([`content_fits`]): a string as text, an array as a
+    /// user's or tool's parts, an object as an activity's raw content. `false`, the cursor
+    /// where it was, for any other value and for one those roles would refuse: it is then
+    /// skipped and read once the role is known, which gives the error the role gives. The end
+    /// of the input is an error at once (the value is incomplete whatever the role). Out of
+    /// line: the message loop of senders that put `role` first stays as small as it was.
+    #[inline(never)]
+    fn early_content(&mut self, m: &mut MessageParts<'a>) -> RawResult<bool> {
+        Ok(match self.cur.peek() {
+            Some(b'"') => self.attempt(|p| p.string("content"))?.map(|s| {
+                m.content = Some(Content::Text(s.clone()));
+                m.text = Some(s);
+            }),
+            Some(b'[') => self.attempt(|p| p.content())?.map(|c| m.content = Some(c)),
+            Some(b'{') => {
+                (self.attempt(|p| p.raw_object("content"))?).map(|c| m.raw_content = Some(c))
+            }
+            _ => None,
+        }
+        .is_some())
+    }
+
+    /// Reads a value before it is known to be wanted: `None`, the cursor and depth where they
+    /// were, when `read` fails (the value is then skipped and read again where its error
+    /// belongs), but the end of the input is an error at once.
+    fn attempt<T>(&mut self, read: impl FnOnce(&mut Self) -> RawResult<T>) -> RawResult<Option<T>> {
+        let (at, depth) = (self.cur.pos, self.depth);
+        match read(self) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if e.kind == ErrorKind::UnexpectedEof => Err(e),
+            Err(_) => {
+                self.cur.seek(at);
+                self.depth = depth;
+                Ok(None)
+            }
+        }
+    }
+
     /// A message's `content`, by its role (the cursor at the value).
     #[inline(always)]
     fn message_content(&mut self, role: Role, m: &mut MessageParts<'a>) -> RawResult<()> {
@@ -522,7 +576,10 @@ impl<'a> Parser<'a, '_> {
         Ok(())
     }
 
-    /// `content` of a user or tool message: a string or an array of parts.
+    /// `content` of a user or tool message: a string or an array of parts. Inlined in both
+    /// its callers (the role's read and [`Parser::early_content`]), so the message loop of
+    /// senders that put `role` first keeps its copy.
+    #[inline(always)]
     pub(crate) fn content(&mut self) -> RawResult<Content<'a>> {
         match self.cur.peek() {
             Some(b'"') => self.string("content").map(Content::Text),
@@ -558,7 +615,10 @@ impl<'a> Parser<'a, '_> {
             },
             &mut b,
             |_, _, _, _| Ok(()),
-            |_, _, _| Ok(false),
+            // Every media kind reads `source` alike, and senders that sort their keys put it
+            // (and its media) before `type`.
+            |p, f, b| p.early_source(f, b),
+            |_, _, _| true,
             |p, kind, f, b| {
                 match f {
                     F::Id => b.id = p.opt_string("id")?,
@@ -622,6 +682,21 @@ impl<'a> Parser<'a, '_> {
         }))
     }
 
+    /// A part's `source` met before its `type` (the cursor at the value), read as every media
+    /// kind reads it: `false`, the cursor where it was, when `f` is another field or the
+    /// value is not a source (it is then read once the kind is known). Out of line, with its
+    /// own copy of [`Parser::source`].
+    #[inline(never)]
+    fn early_source(&mut self, f: F, b: &mut PartParts<'a>) -> RawResult<bool> {
+        if f != F::Source || self.cur.peek() != Some(b'{') {
+            return Ok(false);
+        }
+        b.source = self.attempt(|p| p.source())?;
+        Ok(b.source.is_some())
+    }
+
+    /// A content part's `source`: data, url or file.
+    #[inline(always)]
     pub(crate) fn source(&mut self) -> RawResult<InputContentSource<'a>> {
         let mut b = SourceParts::default();
         let mut obj = Obj::EMPTY;
@@ -643,7 +718,15 @@ impl<'a> Parser<'a, '_> {
             |k, f| keys::source_id(k as u8, f),
             &mut b,
             |_, _, _, _| Ok(()),
-            |_, _, _| Ok(false),
+            // Every kind reads a string `mimeType` alike; sorted keys put it before `type`.
+            |p, f, b| {
+                if f != F::MimeType || p.cur.peek() != Some(b'"') {
+                    return Ok(false);
+                }
+                b.mime_type = p.attempt(|p| p.string("mimeType"))?;
+                Ok(b.mime_type.is_some())
+            },
+            |_, _, _| true,
             |p, kind, f, b| {
                 match (f, kind) {
                     (F::Value, _) => set(&mut b.value, p.string("value")?),

@@ -14,10 +14,14 @@ impl<'a> Parser<'a, '_> {
     /// kind; `fields` gives the kind's known keys (the tag among them) and `ids` the index of a
     /// key among them; `on_field` reads one known field (the cursor at its value). Fields seen
     /// before the tag are validated, remembered and read once the kind is known, but for those
-    /// `early` reads at once: a field every kind reads alike (a message's string `id`), which
-    /// `early` reads into `builder` when its value is one the field takes, returning `true`
-    /// (any other value is skipped and read once the kind is known, so its errors stay where
-    /// they were). Once the kind is known such a field is only booked (duplicates, order).
+    /// `early` reads at once: a field read alike by the kinds that take its value's shape (a
+    /// message's string `id`; its `content`, which senders that sort their keys put before
+    /// `role`), which `early` reads into `builder` when it can, returning `true` (any other
+    /// value is skipped and read once the kind is known, so its errors stay where they were).
+    /// Once the kind is known, such a field is only booked (duplicates, order) when `kept`
+    /// says the kind reads a value starting with that byte as `early` read it; else it is read
+    /// again as the kind reads it. A value that may be long (a message's media) is then
+    /// crossed once, not skipped and crossed again.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn tagged_keyed<K: Copy, B>(
         &mut self,
@@ -30,6 +34,7 @@ impl<'a> Parser<'a, '_> {
         builder: &mut B,
         head: impl FnOnce(&mut Self, &mut Obj<'a>, &mut B, &mut Option<K>) -> RawResult<()>,
         mut early: impl FnMut(&mut Self, keys::F, &mut B) -> RawResult<bool>,
+        kept: impl Fn(K, keys::F, u8) -> bool,
         mut on_field: impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
         obj: &mut Obj<'a>,
     ) -> RawResult<K> {
@@ -63,7 +68,11 @@ impl<'a> Parser<'a, '_> {
                     let resume = self.cur.pos;
                     let depth = self.depth;
                     for (pkey, pf, pos, read) in pending.drain(..) {
-                        if read && let Some(id) = pf.and_then(|f| ids(k, f)) {
+                        if read
+                            && let Some(f) = pf
+                            && let Some(id) = ids(k, f)
+                            && self.cur.bytes.get(pos).is_some_and(|&b| kept(k, f, b))
+                        {
                             self.known_at(obj, fields(k), id, &pkey)?;
                             continue;
                         }

@@ -205,6 +205,82 @@ fn fields_before_the_role() {
     }
 }
 
+/// A message's `content` and a part's `source` met before the tag that says what holds them
+/// (keys sorted alphabetically, as serde_json's `Value`, Go's maps and Python's
+/// `sort_keys=True` write them) are read once, on the way: the message is the one read with
+/// its role first, and a value its role refuses gives the error the role gives.
+#[test]
+fn content_before_the_role() {
+    let arena = Bump::new();
+    let doc = |m: &str| format!(r#"{{"threadId":"t","runId":"r","messages":[{m}]}}"#);
+    let parts = r#"[{"source":{"mimeType":"image/png","type":"data","value":"iVBORw0KGgo="},"type":"image"},{"text":"a\nb","type":"text"},{"source":{"type":"url","value":"u"},"text":"t","type":"text"}]"#;
+    for (content, rest) in [
+        (r#""hi \u00e9""#, r#""role":"user""#),
+        (parts, r#""role":"user""#),
+        (parts, r#""role":"tool","toolCallId":"c""#),
+        (r#""x""#, r#""role":"tool","toolCallId":"c""#),
+        (r#""x""#, r#""role":"assistant""#),
+        (r#""x""#, r#""role":"system""#),
+        (r#""x""#, r#""role":"developer""#),
+        (r#""x""#, r#""role":"reasoning""#),
+        (
+            r#"{"a":[1,{"b":2}]}"#,
+            r#""activityType":"p","role":"activity""#,
+        ),
+    ] {
+        let sorted = doc(&format!(r#"{{"content":{content},"id":"1",{rest}}}"#));
+        let first = doc(&format!(r#"{{"id":"1",{rest},"content":{content}}}"#));
+        let a = crate::RunAgentInput::parse(sorted.as_bytes(), &arena).unwrap();
+        let b = crate::RunAgentInput::parse(first.as_bytes(), &arena).unwrap();
+        assert_eq!(a.messages[0], b.messages[0], "{sorted}");
+        assert_eq!(crate::to_vec(&a), sorted.as_bytes());
+    }
+    // A value the role refuses, or any error when the role never comes: the error the
+    // message gives with its role first, where the value is.
+    let at = r#"{"threadId":"t","runId":"r","messages":[{"content":"#.len();
+    for (content, rest) in [
+        (parts, r#""role":"assistant""#),
+        (r#""x""#, r#""activityType":"p","role":"activity""#),
+        (r#"{"a":1}"#, r#""role":"user""#),
+        (r#"{"a":1}"#, r#""role":"system""#),
+        (r#"[{"type":"pdf"}]"#, r#""role":"user""#),
+        (r#"[{"type":"pdf"}]"#, r#""role":"nobody""#),
+        (
+            r#"[{"source":{"type":"data","value":"x"},"type":"image"}]"#,
+            r#""role":"user""#,
+        ),
+        (
+            r#"[{"source":{"type":"ftp","value":"x"},"type":"image"}]"#,
+            r#""role":"user""#,
+        ),
+        (r#""a\q""#, r#""role":"user""#),
+        ("5", r#""role":"user""#),
+        (r#""x""#, r#""role":"user","content":"y""#),
+    ] {
+        let sorted = doc(&format!(r#"{{"content":{content},"id":"1",{rest}}}"#));
+        let first = doc(&format!(r#"{{"id":"1",{rest},"content":{content}}}"#));
+        let a = crate::RunAgentInput::parse(sorted.as_bytes(), &arena).unwrap_err();
+        let b = crate::RunAgentInput::parse(first.as_bytes(), &arena).unwrap_err();
+        let shift = first.find(r#""content":"#).unwrap() - sorted.find(r#""content":"#).unwrap();
+        if rest.contains("nobody") || rest.contains(r#""content""#) {
+            // The role's (or the second `content`'s) error: after the value, as before.
+            assert!(a.offset() > at + content.len(), "{sorted}: {a}");
+            assert_eq!((a.kind(), a.path()), (b.kind(), b.path()), "{sorted}");
+        } else {
+            assert_eq!(
+                (a.kind(), a.offset() + shift, a.path()),
+                (b.kind(), b.offset(), b.path()),
+                "{sorted}"
+            );
+        }
+    }
+    // Cut short inside the content: the end of the input, wherever the role would be.
+    let cut = doc(&format!(r#"{{"content":{parts},"id":"1","role":"user"}}"#));
+    let cut = &cut[..cut.find("iVBOR").unwrap()];
+    let err = crate::RunAgentInput::parse(cut.as_bytes(), &arena).unwrap_err();
+    assert_eq!(err.kind(), &ErrorKind::UnexpectedEof, "{err}");
+}
+
 #[test]
 fn integral_values() {
     for (text, want) in [
