@@ -38,6 +38,11 @@
 //! (the text is the same; the ids are longer), for `ag-ui-core` (the AG-UI project's crate,
 //! whose typed `Event` reads no other id), beside agui-wire and sonic-rs `Value`.
 //!
+//! Group `events_sse_sorted`: the same stream with every object's keys in alphabetical order
+//! (each frame rewritten through serde_json's `Value`, as servers that build events as maps
+//! write them: Go's `encoding/json`, serde_json's `json!`, Python's `sort_keys=True`), so an
+//! event's `type` mostly comes last; agui-wire and sonic-rs `Value` on the same bytes.
+//!
 //! Group `events_reduce`: `agui-wire` decode + parse + `Reducer::apply` on each event, against
 //! decode + parse alone.
 //!
@@ -754,6 +759,27 @@ fn main() {
     });
     g.bench_function("ag-ui-core typed", |b| {
         b.iter(|| ag_ui_core_typed(black_box(uuid)))
+    });
+    g.finish();
+
+    // The same stream with sorted keys: `type` after the fields it decides.
+    let sorted = common::event_stream::sorted_stream(input);
+    let sorted = sorted.as_slice();
+    assert_eq!(ours(sorted, &mut arena), want, "agui-wire (sorted keys)");
+    assert_eq!(sonic_value(sorted), want, "sonic-rs Value (sorted keys)");
+    println!(
+        "\n== events_sse_sorted: {} bytes ({})",
+        sorted.len(),
+        alloc::human(sorted.len() as u64)
+    );
+    let mut g = c.benchmark_group("events_sse_sorted");
+    g.throughput(Throughput::Bytes(sorted.len() as u64));
+    configure(&mut g, profile.quick);
+    g.bench_function("agui-wire", |b| {
+        b.iter(|| ours(black_box(sorted), &mut arena))
+    });
+    g.bench_function("sonic-rs Value", |b| {
+        b.iter(|| sonic_value(black_box(sorted)))
     });
     g.finish();
 

@@ -12,7 +12,7 @@
 //! `chat_decode` (the same plus unescaping every text and arguments string into the arena),
 //! `state` (`state_heavy/1MB`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the
 //! events bench, `SseDecoder` + `EventSlot::parse`, the arena reset after each),
-//! `events_by_value` (the same with `Event::parse`, the event moved out of its `Result`, as
+//! `events_sorted` (the same frames with their keys sorted, `type` last), `events_by_value` (the same with `Event::parse`, the event moved out of its `Result`, as
 //! `events` was measured up to the fourth pass), `proto_up`
 //! (`SseToProto` over 5 000 events of the proto bench, as SSE), `proto_down` (`ProtoToSse`
 //! over the same events as protobuf frames), `proto_view` (`FrameDecoder` +
@@ -48,7 +48,7 @@ fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
     for _ in 0..runs {
         arena.reset();
         match work {
-            "events" => {
+            "events" | "events_sorted" => {
                 n += common::event_stream::each_event(input, arena, |ev| {
                     black_box(ev);
                 });
@@ -124,6 +124,9 @@ fn main() {
         "events" | "events_by_value" => {
             common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008).bytes
         }
+        "events_sorted" => common::event_stream::sorted_stream(
+            &common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008).bytes,
+        ),
         "proto_up" => proto_corpus::streams(&proto_corpus::corpus(), 5_000).0,
         "proto_down" | "proto_view" => proto_corpus::streams(&proto_corpus::corpus(), 5_000).1,
         other => panic!("unknown AGUI_ICOUNT={other}"),

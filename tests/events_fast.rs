@@ -73,6 +73,21 @@ fn common_events_take_the_fast_path() {
         r#"{"type":"TEXT_MESSAGE_END","timestamp":1,"rawEvent":{"x":1},"metadata":{},"subagentRunId":"s","messageId":"m"}"#,
         // Python's `json.dumps` spacing.
         r#" { "type" : "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "a" } "#,
+        // Keys in alphabetical order (serde_json's `Value`, Go's maps, `sort_keys=True`):
+        // `type` last, the wire order kept for the writer.
+        r#"{"messageId":"m1","type":"TEXT_MESSAGE_END"}"#,
+        r#"{"delta":"Hi \"there\" caf\u00e9","messageId":"m1","type":"TEXT_MESSAGE_CONTENT"}"#,
+        r#"{"messageId":"m1","role":"assistant","type":"TEXT_MESSAGE_START"}"#,
+        r#"{"parentMessageId":"m1","toolCallId":"c1","toolCallName":"f","type":"TOOL_CALL_START"}"#,
+        r#"{"delta":"{\"a\":1}","toolCallId":"c1","type":"TOOL_CALL_ARGS"}"#,
+        r#"{"snapshot":{"b":[1],"a":null},"type":"STATE_SNAPSHOT"}"#,
+        r#"{"delta":[{"op":"add","path":"/a","value":{"x":1}}],"type":"STATE_DELTA"}"#,
+        r#"{"runId":"r","threadId":"t","timestamp":5,"type":"RUN_STARTED"}"#,
+        r#"{"metadata":{"k":1},"rawEvent":[1],"stepName":"s","subagentRunId":"x","type":"STEP_STARTED"}"#,
+        r#"{"delta":"h","messageId":"r1","type":"REASONING_MESSAGE_CHUNK"}"#,
+        // Python's `json.dumps(..., sort_keys=True)` spacing, and any other order.
+        r#"{"delta": "a", "messageId": "m1", "type": "TEXT_MESSAGE_CONTENT"}"#,
+        "{\n \"messageId\" : \"m1\" ,\n \"type\" : \"TEXT_MESSAGE_END\"\n}\n",
         // A delta past the short-string look (64 bytes).
         r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"0123456789012345678901234567890123456789012345678901234567890123456789"}"#,
     ] {
@@ -84,9 +99,24 @@ fn common_events_take_the_fast_path() {
 #[test]
 fn other_shapes_go_the_general_way() {
     for ev in [
-        // `type` not first, fields out of order, a duplicate, an unknown field, an escaped key.
-        r#"{"messageId":"m1","type":"TEXT_MESSAGE_END"}"#,
+        // `type` first and fields out of order, `type` neither first nor last, or last with
+        // an escape or a field the type does not have, a duplicate, an unknown field, an
+        // escaped key.
         r#"{"type":"TEXT_MESSAGE_CONTENT","delta":"a","messageId":"m1"}"#,
+        r#"{"messageId":"m1","type":"TEXT_MESSAGE_END","timestamp":1}"#,
+        r#"{"messageId":"m1","type":"TEXT_MESSAGE_\u0045ND"}"#,
+        r#"{"messageId":"m1","typ\u0065":"TEXT_MESSAGE_END"}"#,
+        r#"{"messageId":"m1","delta":"a","type":"TEXT_MESSAGE_END"}"#,
+        r#"{"messageId":"m1","messageId":"m2","type":"TEXT_MESSAGE_END"}"#,
+        r#"{"messageId":"m1","x-trace":"t","type":"TEXT_MESSAGE_END"}"#,
+        r#"{"messageId":"m1","type":"TEXT_MESSAGE_END","type":"TEXT_MESSAGE_END"}"#,
+        r#"{"type":"TEXT_MESSAGE_END","messageId":"m1","type":"TEXT_MESSAGE_END"}"#,
+        r#"{"messageId":"m1","type":"NOT_A_TYPE"}"#,
+        r#"{"messageId":"m1"}"#,
+        r#"{"name":"n","type":"CUSTOM","value":1}"#,
+        r#"{"messageId":"m1","type":"TEXT_MESSAGE_END"}}"#,
+        r#"{"messageId":"m1" "type":"TEXT_MESSAGE_END"}"#,
+        r#"{"a":{"messageId":"m1","type":"TEXT_MESSAGE_END"}}"#,
         r#"{"type":"TEXT_MESSAGE_END","messageId":"m1","messageId":"m2"}"#,
         r#"{"type":"TEXT_MESSAGE_END","messageId":"m1","x-trace":"t"}"#,
         r#"{"type":"TEXT_MESSAGE_END","message\u0049d":"m1"}"#,
@@ -378,11 +408,21 @@ proptest! {
         t in type_name(),
         pieces in proptest::collection::vec(piece(), 0..5),
         cut in proptest::option::of(0usize..400),
+        last in any::<bool>(),
     ) {
-        let mut s = format!(r#"{{"type":"{t}""#);
-        for p in &pieces {
-            s.push(',');
+        // `type` first, or last (as sorted keys put it; the rest in any order).
+        let mut s = if last { String::from("{") } else { format!(r#"{{"type":"{t}""#) };
+        for (i, p) in pieces.iter().enumerate() {
+            if i > 0 || !last {
+                s.push(',');
+            }
             s.push_str(p);
+        }
+        if last {
+            if !pieces.is_empty() {
+                s.push(',');
+            }
+            s.push_str(&format!(r#""type":"{t}""#));
         }
         s.push('}');
         let mut bytes = s.into_bytes();

@@ -312,3 +312,20 @@ pub fn gen_stream_with(target: usize, seed: u64, ids: Ids) -> Stream {
         counts: c,
     }
 }
+
+#[allow(dead_code)] // not every bench uses it
+/// `input`'s frames with every object's keys in alphabetical order (serde_json's `Value`
+/// sorts them; the bench does not turn on its `preserve_order`).
+pub fn sorted_stream(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    for json in input
+        .split(|&b| b == b'\n')
+        .filter_map(|l| l.strip_prefix(b"data: "))
+    {
+        let v: serde_json::Value = serde_json::from_slice(json).expect("the generator's JSON");
+        out.extend_from_slice(b"data: ");
+        serde_json::to_writer(&mut out, &v).expect("writing to a Vec");
+        out.extend_from_slice(b"\n\n");
+    }
+    out
+}

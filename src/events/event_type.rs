@@ -148,82 +148,88 @@ impl EventType {
     /// assert_eq!(EventType::from_name("run_started"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<EventType> {
+        Self::from_name_bytes(name.as_bytes())
+    }
+
+    /// [`EventType::from_name`] on bytes (a name is ASCII: other bytes name no type).
+    #[inline]
+    pub(crate) fn from_name_bytes(name: &[u8]) -> Option<EventType> {
         use EventType::*;
         // A switch on the length, then compares of that length only (a few word compares
         // each): this runs once per event parsed.
         Some(match name.len() {
-            3 => match name.as_bytes() {
+            3 => match name {
                 b"RAW" => Raw,
                 _ => return None,
             },
-            6 => match name.as_bytes() {
+            6 => match name {
                 b"CUSTOM" => Custom,
                 _ => return None,
             },
-            9 => match name.as_bytes() {
+            9 => match name {
                 b"RUN_ERROR" => RunError,
                 _ => return None,
             },
-            11 => match name.as_bytes() {
+            11 => match name {
                 b"RUN_STARTED" => RunStarted,
                 b"STATE_DELTA" => StateDelta,
                 _ => return None,
             },
-            12 => match name.as_bytes() {
+            12 => match name {
                 b"RUN_FINISHED" => RunFinished,
                 b"STEP_STARTED" => StepStarted,
                 _ => return None,
             },
-            13 => match name.as_bytes() {
+            13 => match name {
                 b"STEP_FINISHED" => StepFinished,
                 b"TOOL_CALL_END" => ToolCallEnd,
                 b"REASONING_END" => ReasoningEnd,
                 _ => return None,
             },
-            14 => match name.as_bytes() {
+            14 => match name {
                 b"TOOL_CALL_ARGS" => ToolCallArgs,
                 b"STATE_SNAPSHOT" => StateSnapshot,
                 b"ACTIVITY_DELTA" => ActivityDelta,
                 b"SUBAGENT_ERROR" => SubagentError,
                 _ => return None,
             },
-            15 => match name.as_bytes() {
+            15 => match name {
                 b"TOOL_CALL_START" => ToolCallStart,
                 b"TOOL_CALL_CHUNK" => ToolCallChunk,
                 b"REASONING_START" => ReasoningStart,
                 _ => return None,
             },
-            16 => match name.as_bytes() {
+            16 => match name {
                 b"TEXT_MESSAGE_END" => TextMessageEnd,
                 b"TOOL_CALL_RESULT" => ToolCallResult,
                 b"SUBAGENT_STARTED" => SubagentStarted,
                 _ => return None,
             },
-            17 => match name.as_bytes() {
+            17 => match name {
                 b"MESSAGES_SNAPSHOT" => MessagesSnapshot,
                 b"ACTIVITY_SNAPSHOT" => ActivitySnapshot,
                 b"SUBAGENT_FINISHED" => SubagentFinished,
                 _ => return None,
             },
-            18 => match name.as_bytes() {
+            18 => match name {
                 b"TEXT_MESSAGE_START" => TextMessageStart,
                 b"TEXT_MESSAGE_CHUNK" => TextMessageChunk,
                 _ => return None,
             },
-            20 => match name.as_bytes() {
+            20 => match name {
                 b"TEXT_MESSAGE_CONTENT" => TextMessageContent,
                 _ => return None,
             },
-            21 => match name.as_bytes() {
+            21 => match name {
                 b"REASONING_MESSAGE_END" => ReasoningMessageEnd,
                 _ => return None,
             },
-            23 => match name.as_bytes() {
+            23 => match name {
                 b"REASONING_MESSAGE_START" => ReasoningMessageStart,
                 b"REASONING_MESSAGE_CHUNK" => ReasoningMessageChunk,
                 _ => return None,
             },
-            25 => match name.as_bytes() {
+            25 => match name {
                 b"REASONING_MESSAGE_CONTENT" => ReasoningMessageContent,
                 b"REASONING_ENCRYPTED_VALUE" => ReasoningEncryptedValue,
                 _ => return None,

@@ -2,9 +2,11 @@
 //! (text deltas, tool-call arguments, starts and ends, steps, state) read in one pass, with
 //! no gathering of every possible field and no second look at the type.
 //!
-//! It reads the shape senders write: `type` first, then fields of the event's own type in
-//! their canonical order (ascending field id, which is also the order both SDKs write), each
-//! string-valued field a JSON string. Values are read by the very functions the general parser
+//! It reads the shapes senders write: `type` first, then fields of the event's own type in
+//! their canonical order (ascending field id, which is also the order both SDKs write); or
+//! `type` last, the fields before it in any order, each once (keys sorted alphabetically, as
+//! serde_json's `Value`, Go's maps and Python's `sort_keys=True` write them; the wire order
+//! is recorded as the general parser records it). Each string-valued field a JSON string. Values are read by the very functions the general parser
 //! uses, so what it accepts reads exactly as the general parser reads it. Anything else (a
 //! field out of order, a duplicate, an unknown field, an escaped key, `null`, a missing
 //! required field, an error of any kind, an event type it does not cover) makes it give up,
@@ -69,6 +71,8 @@ pub(crate) struct Fields<'a> {
     /// `snapshot` of `STATE_SNAPSHOT`, `delta` of `STATE_DELTA`.
     json: Option<RawJson<'a>>,
     role: Option<Role>,
+    /// The wire order, when it is not the canonical one.
+    order: Option<&'a ExtraParts<'a>>,
 }
 
 impl<'a> Fields<'a> {
@@ -84,6 +88,7 @@ impl<'a> Fields<'a> {
             s: [None; SLOTS],
             json: None,
             role: None,
+            order: None,
         }
     }
 }
@@ -114,6 +119,21 @@ const TOOL_ROLE: &[u8; 15] = b",\"role\":\"tool\"}";
 /// `content` 7, `role` 8), out of the canonical order; a constant, so nothing is allocated.
 static ROLE_FIRST_ORDER: ExtraParts<'static> =
     ExtraParts::new(List::new(), List::borrowed(&[0, 5, 6, 8, 7]));
+
+/// The sorted shapes [`sorted_template`] reads start so: `delta` first, or the id.
+const SORTED_DELTA: &[u8; 10] = b"{\"delta\":\"";
+const SORTED_MESSAGE_ID: &[u8; 14] = b"{\"messageId\":\"";
+const SORTED_TOOL_CALL_ID: &[u8; 15] = b"{\"toolCallId\":\"";
+const MESSAGE_ID: &[u8; 14] = b",\"messageId\":\"";
+/// An assistant's `TEXT_MESSAGE_START` between the id and the type.
+const SORTED_ASSISTANT: &[u8; 19] = b",\"role\":\"assistant\"";
+/// The wire orders of those shapes, as the general parser records them (field ids of
+/// `EventType::fields`: `type` 0, the id 5, `delta` or `role` 6); constants, so nothing is
+/// allocated.
+static DELTA_ID_TYPE: ExtraParts<'static> =
+    ExtraParts::new(List::new(), List::borrowed(&[6, 5, 0]));
+static ID_TYPE: ExtraParts<'static> = ExtraParts::new(List::new(), List::borrowed(&[5, 0]));
+static ID_ROLE_TYPE: ExtraParts<'static> = ExtraParts::new(List::new(), List::borrowed(&[5, 6, 0]));
 
 /// Whether `input` holds `lit` at `at`.
 #[inline(always)]
@@ -170,6 +190,10 @@ pub(crate) fn template<'a>(
 ) -> Option<Templated<'a>> {
     use EventType as T;
     if input.len() > opts.max_input_bytes || opts.max_depth == 0 {
+        return None;
+    }
+    // Every template starts so: one compare turns away any other event (keys sorted, say).
+    if !holds(input, 0, b"{\"type\":") {
         return None;
     }
     let (t, head) = if holds(input, 0, TEXT_CONTENT) {
@@ -371,8 +395,12 @@ fn read_fields<'a>(
     }
     p.cur.pos += 1;
     p.depth = 1;
+    p.cur.skip_ws();
+    let first_key = p.cur.pos;
     if next_key(&mut p)? != b"type" {
-        return None;
+        // Keys sorted alphabetically put `type` last: read it there first.
+        p.cur.pos = first_key;
+        return read_sorted(&mut p, input, arena, first_key, out);
     }
     let name = string(&mut p)?;
     if name.escaped {
@@ -381,24 +409,217 @@ fn read_fields<'a>(
     let t = EventType::from_name(name.raw)?;
     let first = first_field(t)?;
     out.t = t;
+    let mut unused = Wire::EMPTY;
+    fields_loop::<false>(&mut p, t, first, 0, &mut unused, out)?;
+    at_end(&mut p, input)
+}
+
+/// The most fields a covered event has: `type`, the four of every event and [`SLOTS`].
+const MAX_FIELDS: usize = 5 + SLOTS;
+
+/// The field ids of an event in the order they came.
+struct Wire {
+    ids: [u32; MAX_FIELDS],
+    len: usize,
+}
+
+impl Wire {
+    const EMPTY: Wire = Wire {
+        ids: [0; MAX_FIELDS],
+        len: 0,
+    };
+}
+
+/// [`read_fields`] for an event whose first key is not `type` (the cursor at that key), as
+/// senders that sort their keys write every event (`type` then comes last but for a field
+/// named after it): the type from the last member, `"type":"…"` before the closing brace,
+/// then every field as [`read_fields`] reads it, in any order but each once, and `type` met
+/// where it was read first. The wire order is recorded in `out.order` as the general parser
+/// records it (the field ids as they came: every event here is out of the canonical order,
+/// which has `type` first).
+#[inline(never)]
+fn read_sorted<'a>(
+    p: &mut Parser<'a, '_>,
+    input: &'a [u8],
+    arena: &'a Bump,
+    first_key: usize,
+    out: &mut Fields<'a>,
+) -> Option<()> {
+    let (t, type_at) = type_at_end(input)?;
+    let first = first_field(t)?;
+    out.t = t;
+    if sorted_template(p, input, t, type_at, out).is_some() {
+        return Some(());
+    }
+    p.cur.pos = first_key;
+    let mut wire = Wire::EMPTY;
+    fields_loop::<true>(p, t, first, type_at, &mut wire, out)?;
+    at_end(p, input)?;
+    let ids = arena.alloc_slice_copy(wire.ids.get(..wire.len)?);
+    out.order = Some(arena.alloc(ExtraParts::new(List::new(), List::borrowed(ids))));
+    Some(())
+}
+
+/// The hottest events as writers that sort their keys write them compactly (serde_json's
+/// `Value`, Go's maps): `TEXT_MESSAGE_CONTENT`, `REASONING_MESSAGE_CONTENT` and
+/// `TOOL_CALL_ARGS` as `{"delta":…,"messageId":…,` (`"toolCallId"`), `TEXT_MESSAGE_START` as
+/// `{"messageId":…,"role":"assistant",`, the ends as `{"messageId":…,` (`"toolCallId"`),
+/// then the `"type"` member [`type_at_end`] read. Strings read by [`string`] as
+/// [`fields_loop`] reads them, the wire order a constant. `None` for anything else (the
+/// loop then reads the event from its first key).
+#[inline(always)]
+fn sorted_template<'a>(
+    p: &mut Parser<'a, '_>,
+    input: &'a [u8],
+    t: EventType,
+    type_at: usize,
+    out: &mut Fields<'a>,
+) -> Option<()> {
+    use EventType as T;
+    let tok = |v: StrToken<'a>| Some((v.raw, v.escaped));
+    // The id after `delta`: `messageId` (true) or `toolCallId` (false), or none.
+    let (id_key, tail): (Option<bool>, _) = match t {
+        T::TextMessageContent | T::ReasoningMessageContent | T::ToolCallArgs => {
+            if !holds(input, 0, SORTED_DELTA) {
+                return None;
+            }
+            p.cur.pos = SORTED_DELTA.len() - 1;
+            out.s[1] = tok(string(p)?);
+            (Some(t != T::ToolCallArgs), &DELTA_ID_TYPE)
+        }
+        T::TextMessageStart | T::TextMessageEnd => {
+            if !holds(input, 0, SORTED_MESSAGE_ID) {
+                return None;
+            }
+            p.cur.pos = SORTED_MESSAGE_ID.len() - 1;
+            out.s[0] = tok(string(p)?);
+            if t == T::TextMessageEnd {
+                (None, &ID_TYPE)
+            } else if holds(input, p.cur.pos, SORTED_ASSISTANT) {
+                p.cur.pos += SORTED_ASSISTANT.len();
+                out.role = Some(Role::Assistant);
+                (None, &ID_ROLE_TYPE)
+            } else {
+                return None;
+            }
+        }
+        T::ToolCallEnd => {
+            if !holds(input, 0, SORTED_TOOL_CALL_ID) {
+                return None;
+            }
+            p.cur.pos = SORTED_TOOL_CALL_ID.len() - 1;
+            out.s[0] = tok(string(p)?);
+            (None, &ID_TYPE)
+        }
+        _ => return None,
+    };
+    if let Some(message) = id_key {
+        let at = p.cur.pos;
+        p.cur.pos += if message && holds(input, at, MESSAGE_ID) {
+            MESSAGE_ID.len() - 1
+        } else if !message && holds(input, at, TOOL_CALL_ID) {
+            TOOL_CALL_ID.len() - 1
+        } else {
+            return None;
+        };
+        out.s[0] = tok(string(p)?);
+    }
+    if p.cur.pos + 1 != type_at || input.get(p.cur.pos) != Some(&b',') {
+        return None;
+    }
+    out.order = Some(tail);
+    Some(())
+}
+
+/// The type named by the last member of the object `input` holds, `"type":"…"` (spaces
+/// around the colon and before the comma allowed, no escapes), and where its key starts;
+/// `None` when the object ends otherwise. Only bytes are looked at: [`fields_loop`] then
+/// reads every member, and takes the type only if it meets this key there.
+fn type_at_end(input: &[u8]) -> Option<(EventType, usize)> {
+    let mut i = input.len();
+    #[inline(always)]
+    fn back(input: &[u8], i: &mut usize, want: u8) -> Option<()> {
+        while *i > 0 && matches!(input[*i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            *i -= 1;
+        }
+        (*i > 0 && input[*i - 1] == want).then(|| *i -= 1)
+    }
+    let back = |i: &mut usize, want: u8| back(input, i, want);
+    back(&mut i, b'}')?;
+    back(&mut i, b'"')?;
+    // Type names are capitals and underscores, at most 32 of them (any other bytes name no
+    // type).
+    let name_end = i;
+    let from = name_end.saturating_sub(33);
+    i = from + memchr::memrchr(b'"', input.get(from..name_end)?)?;
+    let t = EventType::from_name_bytes(input.get(i + 1..name_end)?)?;
+    back(&mut i, b':')?;
+    back(&mut i, b'"')?;
+    let key = i.checked_sub(5)?;
+    (input.get(key..i)? == b"\"type").then_some(())?;
+    i = key;
+    let at = i;
+    back(&mut i, b',')?;
+    Some((t, at))
+}
+
+/// The fields after the first member (`ANY_ORDER`: from the first key, the cursor at it),
+/// read into `out` until the closing brace. In the canonical order only, each after the
+/// last (a duplicate or any other order gives up); or (`ANY_ORDER`) in any order, each once,
+/// recorded in `wire`, `type` only as the key at `type_at`.
+#[inline(always)]
+fn fields_loop<'a, const ANY_ORDER: bool>(
+    p: &mut Parser<'a, '_>,
+    t: EventType,
+    first: usize,
+    type_at: usize,
+    wire: &mut Wire,
+    out: &mut Fields<'a>,
+) -> Option<()> {
     // `type` is field 0; each field must come after the last one.
     let mut last = 0;
+    let mut seen = 0u64;
+    let mut first_member = ANY_ORDER;
     loop {
-        p.cur.skip_ws();
-        match p.cur.peek() {
-            Some(b',') => p.cur.pos += 1,
-            Some(b'}') => {
-                p.cur.pos += 1;
-                break;
+        if first_member {
+            first_member = false;
+        } else {
+            p.cur.skip_ws();
+            match p.cur.peek() {
+                Some(b',') => p.cur.pos += 1,
+                Some(b'}') => {
+                    p.cur.pos += 1;
+                    break;
+                }
+                _ => return None,
             }
-            _ => return None,
         }
-        let f = fields::field(next_key(&mut p)?)?;
+        p.cur.skip_ws();
+        let key_at = p.cur.pos;
+        let f = fields::field(next_key(p)?)?;
         let id = fields::id(t, f)?;
-        if id <= last {
-            return None;
+        if ANY_ORDER {
+            let bit = 1u64.checked_shl(id as u32)?;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            *wire.ids.get_mut(wire.len)? = id as u32;
+            wire.len += 1;
+            if f == F::Type {
+                if key_at != type_at {
+                    return None;
+                }
+                // The name [`type_at_end`] read, now read as a string.
+                string(p)?;
+                continue;
+            }
+        } else {
+            if id <= last {
+                return None;
+            }
+            last = id;
         }
-        last = id;
         // As `Parser::event_field` reads each field of these types.
         match f {
             F::Timestamp => out.timestamp = p.timestamp().ok()?,
@@ -425,7 +646,7 @@ fn read_fields<'a>(
             | F::ToolCallName
             | F::ParentMessageId => {
                 // A string, never `null` (whose reading depends on the field and options).
-                let v = string(&mut p)?;
+                let v = string(p)?;
                 let v = Some((v.raw, v.escaped));
                 if f == F::SubagentRunId {
                     out.subagent_run_id = v;
@@ -436,6 +657,13 @@ fn read_fields<'a>(
             _ => return None,
         }
     }
+    // (`ANY_ORDER`: the `type` read first, met.)
+    (!ANY_ORDER || seen & 1 != 0).then_some(())
+}
+
+/// Nothing but whitespace after the object.
+#[inline(always)]
+fn at_end(p: &mut Parser<'_, '_>, input: &[u8]) -> Option<()> {
     if p.cur.pos != input.len() {
         p.cur.skip_ws();
     }
@@ -525,6 +753,7 @@ pub(crate) fn build<'a>(f: Fields<'a>) -> Event<'a> {
         s,
         json,
         role,
+        order,
     } = f;
     let opt = |t: Tok<'a>| t.map(|(raw, escaped)| Str::from_validated(raw, escaped));
     let base = EventBase {
@@ -532,7 +761,7 @@ pub(crate) fn build<'a>(f: Fields<'a>) -> Event<'a> {
         raw_event,
         metadata,
         subagent_run_id: opt(subagent_run_id),
-        extra: Default::default(),
+        extra: order.map_or_else(Default::default, Extra::shared),
     };
     let [a, b, c, d] = s;
     let req = |t: Tok<'a>| opt(t).unwrap_or_default();
