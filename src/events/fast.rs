@@ -125,6 +125,12 @@ const SORTED_DELTA: &[u8; 10] = b"{\"delta\":\"";
 const SORTED_MESSAGE_ID: &[u8; 14] = b"{\"messageId\":\"";
 const SORTED_TOOL_CALL_ID: &[u8; 15] = b"{\"toolCallId\":\"";
 const MESSAGE_ID: &[u8; 14] = b",\"messageId\":\"";
+/// The last members of those shapes, read by [`compact_type`].
+const LAST_TEXT_CONTENT: &[u8; 31] = b",\"type\":\"TEXT_MESSAGE_CONTENT\"}";
+const LAST_TOOL_ARGS: &[u8; 25] = b",\"type\":\"TOOL_CALL_ARGS\"}";
+const LAST_TEXT_END: &[u8; 27] = b",\"type\":\"TEXT_MESSAGE_END\"}";
+const LAST_TEXT_START: &[u8; 29] = b",\"type\":\"TEXT_MESSAGE_START\"}";
+const LAST_TOOL_END: &[u8; 24] = b",\"type\":\"TOOL_CALL_END\"}";
 /// An assistant's `TEXT_MESSAGE_START` between the id and the type.
 const SORTED_ASSISTANT: &[u8; 19] = b",\"role\":\"assistant\"";
 /// The wire orders of those shapes, as the general parser records them (field ids of
@@ -445,7 +451,10 @@ fn read_sorted<'a>(
     first_key: usize,
     out: &mut Fields<'a>,
 ) -> Option<()> {
-    let (t, type_at) = type_at_end(input)?;
+    let (t, type_at) = match compact_type(input) {
+        Some(found) => found,
+        None => type_at_end(input)?,
+    };
     let first = first_field(t)?;
     out.t = t;
     if sorted_template(p, input, t, type_at, out).is_some() {
@@ -529,6 +538,30 @@ fn sorted_template<'a>(
     }
     out.order = Some(tail);
     Some(())
+}
+
+/// [`type_at_end`] for the shapes [`sorted_template`] reads, by their first key and the
+/// whole of their last member, `,"type":"…"}`, compared as bytes; `None` for any other.
+#[inline(always)]
+fn compact_type(input: &[u8]) -> Option<(EventType, usize)> {
+    use EventType as T;
+    #[inline(always)]
+    fn ends<const N: usize>(input: &[u8], last: &[u8; N], t: T) -> Option<(T, usize)> {
+        // The `type` key starts after the comma.
+        let at = input.len().checked_sub(N)?;
+        holds(input, at, last).then_some((t, at + 1))
+    }
+    if holds(input, 0, SORTED_DELTA) {
+        ends(input, LAST_TEXT_CONTENT, T::TextMessageContent)
+            .or_else(|| ends(input, LAST_TOOL_ARGS, T::ToolCallArgs))
+    } else if holds(input, 0, SORTED_MESSAGE_ID) {
+        ends(input, LAST_TEXT_END, T::TextMessageEnd)
+            .or_else(|| ends(input, LAST_TEXT_START, T::TextMessageStart))
+    } else if holds(input, 0, SORTED_TOOL_CALL_ID) {
+        ends(input, LAST_TOOL_END, T::ToolCallEnd)
+    } else {
+        None
+    }
 }
 
 /// The type named by the last member of the object `input` holds, `"type":"…"` (spaces
