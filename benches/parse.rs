@@ -71,6 +71,16 @@ fn main() {
             common::run_group(&mut c, &docs, &profile);
         }
     }
+    // Chat with keys in alphabetical order (serde_json's `Value`, Go's maps): `content`
+    // before `role`.
+    for n in profile.sizes(CHAT_MESSAGES) {
+        if profile.wants_group("chat_heavy_sorted", &n.to_string()) {
+            let docs: Vec<_> = (0..profile.docs as u64)
+                .map(|v| corpus::chat_heavy_sorted(n, v))
+                .collect();
+            common::run_group(&mut c, &docs, &profile);
+        }
+    }
     for mb in profile.sizes(STATE_MB) {
         if profile.wants_group("state_heavy", &format!("{mb}MB")) {
             let docs: Vec<_> = (0..profile.docs as u64)

@@ -928,7 +928,21 @@ pub fn media_heavy(mb: usize) -> Corpus {
 /// before its `role`, and a part's `source` before its `type`, so a parser that needs the
 /// kind first meets the media before it knows what holds it.
 pub fn media_heavy_sorted(mb: usize) -> Corpus {
-    let c = media_heavy(mb);
+    sorted(media_heavy(mb), "media_heavy_sorted")
+}
+
+/// [`chat_heavy_variant`] with every object's keys in alphabetical order (see
+/// [`media_heavy_sorted`]): `content` before `role`, `function` before `id` in a tool call.
+#[allow(dead_code)] // the parse bench takes it
+pub fn chat_heavy_sorted(count: usize, variant: u64) -> Corpus {
+    sorted(
+        chat_heavy_variant(count, Dialect::Modern, variant),
+        "chat_heavy_sorted",
+    )
+}
+
+/// `c` rewritten through serde_json's `Value`, which sorts every object's keys.
+fn sorted(c: Corpus, family: &'static str) -> Corpus {
     let value: serde_json::Value = serde_json::from_slice(&c.bytes).expect("valid JSON");
     let bytes = serde_json::to_vec(&value).expect("serialisable");
     let at = |key: &[u8]| bytes.windows(key.len()).position(|w| w == key);
@@ -938,7 +952,7 @@ pub fn media_heavy_sorted(mb: usize) -> Corpus {
     );
     let expect = c.expect.with_raw_lens_of(&bytes);
     Corpus {
-        family: "media_heavy_sorted",
+        family,
         bytes,
         expect,
         ..c
