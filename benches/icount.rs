@@ -12,7 +12,9 @@
 //! `chat_decode` (the same plus unescaping every text and arguments string into the arena),
 //! `state` (`state_heavy/1MB`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the
 //! events bench, `SseDecoder` + `EventSlot::parse`, the arena reset after each),
-//! `events_sorted` (the same frames with their keys sorted, `type` last), `events_by_value` (the same with `Event::parse`, the event moved out of its `Result`, as
+//! `chat_sorted` (`chat_heavy_sorted/1000`), `events_sorted` (the same frames with their keys
+//! sorted, `type` last), `events_by_value` (the same with `Event::parse`, the event moved out
+//! of its `Result`, as
 //! `events` was measured up to the fourth pass), `proto_up`
 //! (`SseToProto` over 5 000 events of the proto bench, as SSE), `proto_down` (`ProtoToSse`
 //! over the same events as protobuf frames), `proto_view` (`FrameDecoder` +
@@ -119,6 +121,7 @@ fn main() {
         .unwrap_or(1);
     let input = match work.as_str() {
         "chat" | "chat_decode" => corpus::chat_heavy(1_000, Dialect::Modern).bytes,
+        "chat_sorted" => corpus::chat_heavy_sorted(1_000, 0).bytes,
         "state" => corpus::state_heavy(1).bytes,
         "media" => corpus::media_heavy(1).bytes,
         "events" | "events_by_value" => {

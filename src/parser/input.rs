@@ -337,8 +337,11 @@ impl<'a> Parser<'a, '_> {
             // before `role`: read them on the way instead of skipping and reading them again.
             // So `content`, which senders that sort their keys put before `role`.
             |p, f, m| {
-                if f == F::Content {
-                    return p.early_content(m);
+                match f {
+                    F::Content => return p.early_content(m),
+                    // Every role reads `metadata` alike (an object, kept raw).
+                    F::Metadata => return p.early_metadata(&mut m.metadata),
+                    _ => {}
                 }
                 if p.cur.peek() != Some(b'"') {
                     return Ok(false);
@@ -346,6 +349,12 @@ impl<'a> Parser<'a, '_> {
                 match f {
                     F::Id => set(&mut m.id, p.string("id")?),
                     F::SubagentRunId => m.subagent_run_id = Some(p.string("subagentRunId")?),
+                    // Strings where a role has them, unknown fields where it has not (kept
+                    // raw once the role is known): an error is the one that reading gives.
+                    F::Name => return p.early_string("name", &mut m.name),
+                    F::EncryptedValue => {
+                        return p.early_string("encryptedValue", &mut m.encrypted_value);
+                    }
                     _ => return Ok(false),
                 }
                 Ok(true)
@@ -688,11 +697,37 @@ impl<'a> Parser<'a, '_> {
     /// own copy of [`Parser::source`].
     #[inline(never)]
     fn early_source(&mut self, f: F, b: &mut PartParts<'a>) -> RawResult<bool> {
-        if f != F::Source || self.cur.peek() != Some(b'{') {
+        match (f, self.cur.peek()) {
+            (F::Source, Some(b'{')) => {
+                b.source = self.attempt(|p| p.source())?;
+                Ok(b.source.is_some())
+            }
+            // A text part's `text` (sorted keys put it before `type`).
+            (F::Text, Some(b'"')) => self.early_string("text", &mut b.text),
+            _ => Ok(false),
+        }
+    }
+
+    /// A message's `metadata` met before its `role`, read by [`Parser::attempt`] as every
+    /// role reads it (an object kept raw): whether it was read (the cursor at an object).
+    #[inline(never)]
+    fn early_metadata(&mut self, slot: &mut Option<RawJson<'a>>) -> RawResult<bool> {
+        if self.cur.peek() != Some(b'{') {
             return Ok(false);
         }
-        b.source = self.attempt(|p| p.source())?;
-        Ok(b.source.is_some())
+        *slot = self.attempt(|p| p.metadata(false))?.flatten();
+        Ok(slot.is_some())
+    }
+
+    /// A string field met before the tag, read by [`Parser::attempt`] into `slot`: whether it
+    /// was read (the cursor at a string).
+    #[inline(never)]
+    fn early_string(&mut self, field: &'static str, slot: &mut Option<Str<'a>>) -> RawResult<bool> {
+        if self.cur.peek() != Some(b'"') {
+            return Ok(false);
+        }
+        *slot = self.attempt(|p| p.string(field))?;
+        Ok(slot.is_some())
     }
 
     /// A content part's `source`: data, url or file.

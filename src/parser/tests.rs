@@ -227,6 +227,16 @@ fn content_before_the_role() {
             r#"{"a":[1,{"b":2}]}"#,
             r#""activityType":"p","role":"activity""#,
         ),
+        // `encryptedValue`, `metadata` and `name` sort before `role` too, and are read on
+        // the way: a role without `name` (tool) keeps it as an unknown field.
+        (
+            r#""x","encryptedValue":"e","metadata":{"k":[1]},"name":"n""#,
+            r#""role":"user""#,
+        ),
+        (
+            r#""x","encryptedValue":"e","metadata":{},"name":"n""#,
+            r#""role":"tool","toolCallId":"c""#,
+        ),
     ] {
         let sorted = doc(&format!(r#"{{"content":{content},"id":"1",{rest}}}"#));
         let first = doc(&format!(r#"{{"id":"1",{rest},"content":{content}}}"#));
@@ -256,6 +266,11 @@ fn content_before_the_role() {
         (r#""a\q""#, r#""role":"user""#),
         ("5", r#""role":"user""#),
         (r#""x""#, r#""role":"user","content":"y""#),
+        (r#""x","metadata":5"#, r#""role":"user""#),
+        (r#""x","metadata":{"a":}"#, r#""role":"user""#),
+        (r#""x","metadata":null"#, r#""role":"user""#),
+        ("\"x\",\"name\":\"a\u{1}\"", r#""role":"user""#),
+        (r#""x","encryptedValue":7"#, r#""role":"user""#),
     ] {
         let sorted = doc(&format!(r#"{{"content":{content},"id":"1",{rest}}}"#));
         let first = doc(&format!(r#"{{"id":"1",{rest},"content":{content}}}"#));
