@@ -568,3 +568,30 @@ fn strings_are_copied_or_unescaped_exactly_and_bad_ones_refused() {
         assert!(err.offset() >= 30 && err.offset() <= bad.len(), "{err}");
     }
 }
+
+/// A `REASONING_MESSAGE_START` without `role` (the SDKs default it to `"reasoning"`, its only
+/// value) is encoded with that default: decoded, it reads back as an event (an absent
+/// required string would decode as `"role":""`, which no reader accepts). Found by the
+/// `proto_events` fuzz target.
+#[test]
+fn reasoning_start_without_role_gets_the_default() {
+    let arena = Bump::new();
+    let json = br#"{"type":"REASONING_MESSAGE_START","messageId":"rsn-1"}"#;
+    let mut frame = Vec::new();
+    let losses = encode_json(json, &mut frame, &EncodeOptions::default()).unwrap();
+    assert!(losses.is_empty());
+    let back = ProtoEvent::decode(&frame[4..])
+        .unwrap()
+        .to_json(&DecodeOptions::default())
+        .unwrap();
+    assert_eq!(
+        back,
+        r#"{"type":"REASONING_MESSAGE_START","messageId":"rsn-1","role":"reasoning"}"#
+    );
+    assert!(Event::parse(back.as_bytes(), &arena).is_ok());
+    // With the role given, the same frame.
+    let mut given = Vec::new();
+    let with_role = br#"{"type":"REASONING_MESSAGE_START","messageId":"rsn-1","role":"reasoning"}"#;
+    encode_json(with_role, &mut given, &EncodeOptions::default()).unwrap();
+    assert_eq!(given, frame);
+}

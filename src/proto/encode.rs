@@ -149,6 +149,16 @@ pub fn encode_event(
     encode_json(&json, out, opts)
 }
 
+/// The value the protocol gives a required protobuf field that the JSON may leave out: a
+/// `REASONING_MESSAGE_START`'s `role` defaults to `"reasoning"` (its only value) in both
+/// SDKs, so a frame carries it, as the SDKs' encoders write it. Written as the empty string
+/// (protobuf's default for an absent field), it would decode to `"role":""`, which no
+/// reader accepts.
+fn protocol_default(desc: &'static Desc, fd: &FieldDesc) -> Option<&'static str> {
+    (std::ptr::eq(desc, &schema::REASONING_MESSAGE_START) && fd.json == "role")
+        .then_some("reasoning")
+}
+
 struct Enc<'o, 'r, 'b> {
     out: &'o mut Vec<u8>,
     sink: LossSink<'r>,
@@ -304,8 +314,13 @@ impl Enc<'_, '_, '_> {
                 self.special(desc, fd, j, path)?;
                 continue;
             }
-            if let Some(v) = j.get(fd.json) {
-                self.field(fd, v, &path.key(fd.json))?;
+            match j.get(fd.json) {
+                Some(v) => self.field(fd, v, &path.key(fd.json))?,
+                None => {
+                    if let Some(default) = protocol_default(desc, fd) {
+                        wire::put_bytes(self.out, fd.num, default.as_bytes());
+                    }
+                }
             }
         }
         Ok(())
@@ -651,8 +666,13 @@ impl Enc<'_, '_, '_> {
                 }
                 continue;
             }
-            if let Some(v) = j.get(fd.json) {
-                self.field(fd, v, &path.key(fd.json))?;
+            match j.get(fd.json) {
+                Some(v) => self.field(fd, v, &path.key(fd.json))?,
+                None => {
+                    if let Some(default) = protocol_default(desc, fd) {
+                        wire::put_bytes(self.out, fd.num, default.as_bytes());
+                    }
+                }
             }
         }
         Ok(())
