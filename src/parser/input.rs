@@ -698,10 +698,7 @@ impl<'a> Parser<'a, '_> {
     #[inline(never)]
     fn early_source(&mut self, f: F, b: &mut PartParts<'a>) -> RawResult<bool> {
         match (f, self.cur.peek()) {
-            (F::Source, Some(b'{')) => {
-                b.source = self.attempt(|p| p.source())?;
-                Ok(b.source.is_some())
-            }
+            (F::Source, Some(b'{')) => self.attempt_into(&mut b.source, |p| p.source()),
             // A text part's `text` (sorted keys put it before `type`).
             (F::Text, Some(b'"')) => self.early_string("text", &mut b.text),
             _ => Ok(false),
@@ -715,8 +712,8 @@ impl<'a> Parser<'a, '_> {
         if self.cur.peek() != Some(b'{') {
             return Ok(false);
         }
-        *slot = self.attempt(|p| p.metadata(false))?.flatten();
-        Ok(slot.is_some())
+        // At an object, `metadata(false)` is the raw value.
+        self.attempt_into(slot, |p| p.raw())
     }
 
     /// A string field met before the tag, read by [`Parser::attempt`] into `slot`: whether it
@@ -726,7 +723,17 @@ impl<'a> Parser<'a, '_> {
         if self.cur.peek() != Some(b'"') {
             return Ok(false);
         }
-        *slot = self.attempt(|p| p.string(field))?;
+        self.attempt_into(slot, |p| p.string(field))
+    }
+
+    /// [`Parser::attempt`] into `slot`: whether the value was read.
+    #[inline(always)]
+    fn attempt_into<T>(
+        &mut self,
+        slot: &mut Option<T>,
+        read: impl FnOnce(&mut Self) -> RawResult<T>,
+    ) -> RawResult<bool> {
+        *slot = self.attempt(read)?;
         Ok(slot.is_some())
     }
 
@@ -754,13 +761,7 @@ impl<'a> Parser<'a, '_> {
             &mut b,
             |_, _, _, _| Ok(()),
             // Every kind reads a string `mimeType` alike; sorted keys put it before `type`.
-            |p, f, b| {
-                if f != F::MimeType || p.cur.peek() != Some(b'"') {
-                    return Ok(false);
-                }
-                b.mime_type = p.attempt(|p| p.string("mimeType"))?;
-                Ok(b.mime_type.is_some())
-            },
+            |p, f, b| Ok(f == F::MimeType && p.early_string("mimeType", &mut b.mime_type)?),
             |_, _, _| true,
             |p, kind, f, b| {
                 match (f, kind) {
