@@ -838,6 +838,11 @@ impl<'a> ExtraParts<'a> {
     pub(crate) const fn new(fields: List<'a, Field<'a>>, order: List<'a, u32>) -> Self {
         ExtraParts { fields, order }
     }
+
+    /// The wire order (empty for the canonical one).
+    pub(crate) fn order_ids(&self) -> &[u32] {
+        &self.order
+    }
 }
 
 /// Offset of unknown-field ids in [`Extra`]'s order record.

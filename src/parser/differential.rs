@@ -327,6 +327,11 @@ fn gave_up_in_place(
 /// assert_eq!(message_paths_agree(br#"{"id":"m1","role":"us\u0065r","content":"hi"}"#, 0), Ok(false));
 /// // The same error either way.
 /// assert_eq!(message_paths_agree(br#"{"id":"m1","role":"user","id":"m2","content":"hi"}"#, 0), Ok(true));
+/// // Sorted keys: `content`, `id`, `role`; the content alone when another key follows it.
+/// assert_eq!(message_paths_agree(br#"{"content":"hi","id":"m1","role":"user"}"#, 0), Ok(true));
+/// assert_eq!(message_paths_agree(br#"{"content":"hi","name":"a","id":"m1","role":"user"}"#, 0), Ok(true));
+/// assert_eq!(message_paths_agree(br#"{"content":{},"id":"m1","role":"user"}"#, 0), Ok(true));
+/// assert_eq!(message_paths_agree(br#"{"content":5,"id":"m1","role":"user"}"#, 0), Ok(false));
 /// ```
 pub fn message_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
     template_agrees(
@@ -337,9 +342,9 @@ pub fn message_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
             let mut obj = probe.open().map_err(|e| format!("{e:?}"))?;
             let mut parts = super::input::MessageParts::default();
             // (An error reading the content comes after the head matched.)
-            let mut role = None;
-            let read = probe.message_head(&mut obj, &mut parts, &mut role);
-            Ok(read.is_err() || role.is_some())
+            let (mut role, mut early) = (None, None);
+            let read = probe.message_head(&mut obj, &mut parts, &mut role, &mut early);
+            Ok(read.is_err() || role.is_some() || early.is_some())
         },
         |p, head| {
             let r = if head {
@@ -347,7 +352,8 @@ pub fn message_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
             } else {
                 p.message_in::<false, _>(|m| m)
             };
-            r.map(|m| format!("{m:?}"))
+            // The written form too: it follows the wire order the reader recorded.
+            r.map(|m| format!("{m:?} {}", written(&m)))
         },
     )
 }
@@ -377,7 +383,11 @@ pub fn tool_call_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
         |probe| {
             let mut obj = probe.open().map_err(|e| format!("{e:?}"))?;
             let (mut id, mut call) = (None, crate::model::ToolCall::default());
-            Ok(probe.tool_call_head(&mut obj, &mut id, &mut call))
+            Ok(probe.tool_call_head(&mut obj, &mut id, &mut call)
+                || !matches!(
+                    probe.tool_call_head_sorted(&mut obj, &mut id, &mut call),
+                    Ok(None)
+                ))
         },
         |p, head| {
             let r = if head {
@@ -385,7 +395,7 @@ pub fn tool_call_paths_agree(bytes: &[u8], at: usize) -> Result<bool, String> {
             } else {
                 p.tool_call_in::<false, _>(|c| c)
             };
-            r.map(|c| format!("{c:?}"))
+            r.map(|c| format!("{c:?} {}", written(&c)))
         },
     )
 }
@@ -430,6 +440,12 @@ fn template_agrees(
         }
     }
     Ok(matched)
+}
+
+/// `value` written back ([`crate::writer::to_vec`]), which follows the wire order recorded
+/// when it was read: two reads that recorded different orders write different bytes.
+fn written<T: crate::writer::WriteJson + ?Sized>(value: &T) -> String {
+    String::from_utf8_lossy(&crate::writer::to_vec(value)).into_owned()
 }
 
 /// What one reader of an object gave, for the agreement functions of the templates: the value

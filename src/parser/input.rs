@@ -4,6 +4,7 @@ use bumpalo::Bump;
 
 use super::keys::{self, F};
 use super::resume::TopFrame;
+use super::tagged::HeadEarly;
 use super::{Obj, ParseOptions, Parser, set};
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::model::*;
@@ -74,6 +75,23 @@ fn content_fits(role: Role, first: u8) -> bool {
         Role::User | Role::Tool => matches!(first, b'"' | b'['),
         Role::Activity => first == b'{',
         Role::Developer | Role::System | Role::Assistant | Role::Reasoning => first == b'"',
+    }
+}
+
+/// The wire order `content`, `id`, `role` of a message whose `content` is field `c` of its
+/// role (`id` is 1 and `role` 2 in every role), for [`Parser::message_head_sorted`].
+fn content_id_role(c: usize) -> Option<&'static ExtraParts<'static>> {
+    static CONTENT_3: ExtraParts<'static> =
+        ExtraParts::new(List::new(), List::borrowed(&[3, 1, 2]));
+    static CONTENT_4: ExtraParts<'static> =
+        ExtraParts::new(List::new(), List::borrowed(&[4, 1, 2]));
+    static CONTENT_6: ExtraParts<'static> =
+        ExtraParts::new(List::new(), List::borrowed(&[6, 1, 2]));
+    match c {
+        3 => Some(&CONTENT_3),
+        4 => Some(&CONTENT_4),
+        6 => Some(&CONTENT_6),
+        _ => None,
     }
 }
 
@@ -326,9 +344,9 @@ impl<'a> Parser<'a, '_> {
             Role::fields,
             keys::message_id,
             &mut m,
-            |p, obj, m, role| {
+            |p, obj, m, role, early| {
                 if HEAD {
-                    p.message_head(obj, m, role)
+                    p.message_head(obj, m, role, early)
                 } else {
                     Ok(())
                 }
@@ -465,13 +483,21 @@ impl<'a> Parser<'a, '_> {
     /// non-ASCII id, another first key, an unknown role, the input's end within 10 bytes of
     /// the role's start): the general loop then reads the message from the same place. An
     /// error reading the content is the one the general loop gives there.
+    ///
+    /// Senders that sort their keys write `"content":…,"id":"…","role":"…"` instead: that
+    /// head is [`Parser::message_head_sorted`].
     #[inline(always)]
     pub(crate) fn message_head(
         &mut self,
         obj: &mut Obj<'a>,
         m: &mut MessageParts<'a>,
         kind: &mut Option<Role>,
+        early: &mut HeadEarly<'a>,
     ) -> RawResult<()> {
+        // Sorted keys put `content` first.
+        if self.cur.bytes.get(self.cur.pos + 1) == Some(&b'c') {
+            return self.message_head_sorted(obj, m, kind, early);
+        }
         if spaced(self.cur.bytes, self.cur.pos, b"\"id\":") {
             self.message_head_in(
                 obj,
@@ -532,6 +558,100 @@ impl<'a> Parser<'a, '_> {
         self.cur.pos = after + C - 1;
         self.cur.ws += spaces(content);
         self.message_content(found, m)
+    }
+
+    /// A message's first fields as senders that sort their keys write them,
+    /// `"content":…,"id":"…","role":"…"` (the cursor just past the `{`): the content read as
+    /// [`Parser::early_content`] reads it before the role, then the id (a plain ASCII string
+    /// that ends within 64 bytes) and the role by byte compares. On a match the three fields
+    /// are booked in `obj` in their wire order (a shared record, [`Obj::book_head_in_order`]),
+    /// the role is written to `kind` and the cursor is after it. When the content was read but
+    /// the id and role do not follow so (another key between, a long or escaped id, a content
+    /// the role would refuse), the content is handed to the key loop in `early`, as if the
+    /// loop had read it before the role, and the cursor is after it. Nothing moved for
+    /// anything else (whitespace, another first key, a content `early_content` leaves). Out of
+    /// line: the loop of senders that put `id` first stays as it was.
+    #[inline(never)]
+    fn message_head_sorted(
+        &mut self,
+        obj: &mut Obj<'a>,
+        m: &mut MessageParts<'a>,
+        kind: &mut Option<Role>,
+        early: &mut HeadEarly<'a>,
+    ) -> RawResult<()> {
+        if spaced(self.cur.bytes, self.cur.pos, b"\"content\":") {
+            self.message_head_sorted_in(
+                obj,
+                m,
+                kind,
+                early,
+                b"\"content\": ",
+                b", \"id\": \"",
+                b"\", \"role\": \"",
+            )
+        } else {
+            self.message_head_sorted_in(
+                obj,
+                m,
+                kind,
+                early,
+                b"\"content\":",
+                b",\"id\":\"",
+                b"\",\"role\":\"",
+            )
+        }
+    }
+
+    /// [`Parser::message_head_sorted`] in one style: `content` the key up to its value, `id`
+    /// from the content's end to the id's opening quote, `role` from the id's closing quote
+    /// to the role's opening one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn message_head_sorted_in<const C: usize, const I: usize, const R: usize>(
+        &mut self,
+        obj: &mut Obj<'a>,
+        m: &mut MessageParts<'a>,
+        kind: &mut Option<Role>,
+        early: &mut HeadEarly<'a>,
+        content: &[u8; C],
+        id: &[u8; I],
+        role: &[u8; R],
+    ) -> RawResult<()> {
+        let bytes = self.cur.bytes;
+        let (at, ws) = (self.cur.pos, self.cur.ws);
+        if !holds(bytes, at, content) {
+            return Ok(());
+        }
+        let value = at + C;
+        self.cur.pos = value;
+        self.cur.ws += spaces(content);
+        if !self.early_content(m)? {
+            (self.cur.pos, self.cur.ws) = (at, ws);
+            return Ok(());
+        }
+        let first = bytes[value];
+        let after = self.cur.pos;
+        if let Some(end) = plain_field(bytes, after, id, role)
+            && let Some((found, len)) = role_at(bytes, end + R)
+            && content_fits(found, first)
+            && let Some(order) = keys::message_id(found, F::Content).and_then(content_id_role)
+        {
+            *kind = Some(found);
+            m.id = Some(Str::from_validated(self.cur.text(after + I, end), false));
+            // Field ids of every role: `id` 1, `role` 2 (`Role::fields`), `content` past them.
+            obj.book_head_in_order(0b110 | 1 << order.order_ids()[0], order);
+            self.cur.pos = end + R + len + 1;
+            self.cur.ws += spaces(id) + spaces(role);
+            return Ok(());
+        }
+        obj.past_first();
+        let key = StrToken {
+            raw: self.cur.text(at + 1, at + 8),
+            start: at,
+            escaped: false,
+        };
+        *early = Some((key, F::Content, value));
+        Ok(())
     }
 
     /// A message's `content` met before its `role` (the cursor at the value), read as the
@@ -623,7 +743,7 @@ impl<'a> Parser<'a, '_> {
                 keys::part_id(text, binary, f)
             },
             &mut b,
-            |_, _, _, _| Ok(()),
+            |_, _, _, _, _| Ok(()),
             // Every media kind reads `source` alike, and senders that sort their keys put it
             // (and its media) before `type`.
             |p, f, b| p.early_source(f, b),
@@ -759,7 +879,7 @@ impl<'a> Parser<'a, '_> {
             },
             |k, f| keys::source_id(k as u8, f),
             &mut b,
-            |_, _, _, _| Ok(()),
+            |_, _, _, _, _| Ok(()),
             // Every kind reads a string `mimeType` alike; sorted keys put it before `type`.
             |p, f, b| Ok(f == F::MimeType && p.early_string("mimeType", &mut b.mime_type)?),
             |_, _, _| true,
@@ -812,8 +932,12 @@ impl<'a> Parser<'a, '_> {
         let mut obj = self.open()?;
         let mut call = ToolCall::default();
         let (mut id, mut function) = (None, None);
-        if HEAD && self.tool_call_head(&mut obj, &mut id, &mut call) {
-            set(&mut function, self.function_call::<HEAD>()?);
+        if HEAD {
+            if self.tool_call_head(&mut obj, &mut id, &mut call) {
+                set(&mut function, self.function_call::<HEAD>()?);
+            } else if let Some(f) = self.tool_call_head_sorted(&mut obj, &mut id, &mut call)? {
+                function = Some(f);
+            }
         }
         let mut key = StrToken::EMPTY;
         while self.next_key_into(&mut obj, &mut key)? {
@@ -909,12 +1033,90 @@ impl<'a> Parser<'a, '_> {
         true
     }
 
+    /// A tool call's fields as senders that sort their keys write them, `"function":{…},
+    /// "id":"…","type":"function"` (the cursor just past the call's `{`): the function read
+    /// as the general loop reads it, then the id (a plain ASCII string that ends within 64
+    /// bytes) and the type by byte compares. On a match the three fields are booked in `obj`
+    /// in their wire order (a shared record), the id and type are read and the cursor is
+    /// after the type; when only the function is there so, it alone is booked and the
+    /// cursor is after it. `None`, nothing moved, when the call does not start with
+    /// `"function":{`. Out of line: the loop of senders that put `id` first stays as it was.
+    #[inline(never)]
+    pub(crate) fn tool_call_head_sorted(
+        &mut self,
+        obj: &mut Obj<'a>,
+        id: &mut Option<Str<'a>>,
+        call: &mut ToolCall<'a>,
+    ) -> RawResult<Option<FunctionCall<'a>>> {
+        if spaced(self.cur.bytes, self.cur.pos, b"\"function\":") {
+            self.tool_call_head_sorted_in(
+                obj,
+                id,
+                call,
+                b"\"function\": {",
+                b", \"id\": \"",
+                b"\", \"type\": \"function\"",
+            )
+        } else {
+            self.tool_call_head_sorted_in(
+                obj,
+                id,
+                call,
+                b"\"function\":{",
+                b",\"id\":\"",
+                b"\",\"type\":\"function\"",
+            )
+        }
+    }
+
+    /// [`Parser::tool_call_head_sorted`] in one style: `function` the key up to the
+    /// function's `{`, `key` from the function's `}` to the id's opening quote, `ty` from its
+    /// closing quote to the type's closing one.
+    #[inline(always)]
+    fn tool_call_head_sorted_in<const F: usize, const K: usize, const T: usize>(
+        &mut self,
+        obj: &mut Obj<'a>,
+        id: &mut Option<Str<'a>>,
+        call: &mut ToolCall<'a>,
+        function: &[u8; F],
+        key: &[u8; K],
+        ty: &[u8; T],
+    ) -> RawResult<Option<FunctionCall<'a>>> {
+        static FUNCTION_ID_TYPE: ExtraParts<'static> =
+            ExtraParts::new(List::new(), List::borrowed(&[2, 0, 1]));
+        let bytes = self.cur.bytes;
+        if !holds(bytes, self.cur.pos, function) {
+            return Ok(None);
+        }
+        self.cur.pos += F - 1;
+        self.cur.ws += spaces(function);
+        let f = self.function_call::<true>()?;
+        let after = self.cur.pos;
+        // `ToolCall::FIELDS`: `id` 0, `type` 1, `function` 2.
+        match plain_field(bytes, after, key, ty) {
+            Some(end) => {
+                obj.book_head_in_order(0b111, &FUNCTION_ID_TYPE);
+                *id = Some(Str::from_validated(self.cur.text(after + K, end), false));
+                let ty_at = end + T - 9;
+                call.r#type = Some(Str::from_validated(self.cur.text(ty_at, ty_at + 8), false));
+                self.cur.pos = end + T;
+                self.cur.ws += spaces(key) + spaces(ty);
+            }
+            None => obj.book_head(0b100, 2),
+        }
+        Ok(Some(f))
+    }
+
     fn function_call<const HEAD: bool>(&mut self) -> RawResult<FunctionCall<'a>> {
         self.expect_kind(b'{', "function", "an object")?;
         let mut obj = self.open()?;
         let (mut name, mut arguments) = (None, None);
-        if HEAD && self.function_head(&mut obj, &mut name) {
-            set(&mut arguments, self.string("arguments")?);
+        if HEAD {
+            if self.function_head(&mut obj, &mut name) {
+                set(&mut arguments, self.string("arguments")?);
+            } else {
+                self.function_head_sorted(&mut obj, &mut name, &mut arguments)?;
+            }
         }
         let mut key = StrToken::EMPTY;
         while self.next_key_into(&mut obj, &mut key)? {
@@ -948,6 +1150,68 @@ impl<'a> Parser<'a, '_> {
         } else {
             self.function_head_in(obj, name, b"\"name\":\"", b"\",\"arguments\":")
         }
+    }
+
+    /// A function call's fields as senders that sort their keys write them,
+    /// `"arguments":"…","name":"…"` (the cursor just past the `{`): the arguments read as the
+    /// general loop reads them, then the name (a plain ASCII string that ends within 64
+    /// bytes) by byte compares. On a match both are booked in `obj` in their wire order (a
+    /// shared record) and the cursor is after the name; when only the arguments are there
+    /// so, they alone are booked and the cursor is after them. Nothing moved when the
+    /// object does not start with `"arguments":"`. Out of line, as
+    /// [`Parser::tool_call_head_sorted`].
+    #[inline(never)]
+    fn function_head_sorted(
+        &mut self,
+        obj: &mut Obj<'a>,
+        name: &mut Option<Str<'a>>,
+        arguments: &mut Option<Str<'a>>,
+    ) -> RawResult<()> {
+        if spaced(self.cur.bytes, self.cur.pos, b"\"arguments\":") {
+            self.function_head_sorted_in(
+                obj,
+                name,
+                arguments,
+                b"\"arguments\": \"",
+                b", \"name\": \"",
+            )
+        } else {
+            self.function_head_sorted_in(obj, name, arguments, b"\"arguments\":\"", b",\"name\":\"")
+        }
+    }
+
+    /// [`Parser::function_head_sorted`] in one style: `key` up to the arguments' opening
+    /// quote, `name` from their closing quote to the name's opening one.
+    #[inline(always)]
+    fn function_head_sorted_in<const K: usize, const N: usize>(
+        &mut self,
+        obj: &mut Obj<'a>,
+        name: &mut Option<Str<'a>>,
+        arguments: &mut Option<Str<'a>>,
+        key: &[u8; K],
+        name_key: &[u8; N],
+    ) -> RawResult<()> {
+        static ARGUMENTS_NAME: ExtraParts<'static> =
+            ExtraParts::new(List::new(), List::borrowed(&[1, 0]));
+        let bytes = self.cur.bytes;
+        if !holds(bytes, self.cur.pos, key) {
+            return Ok(());
+        }
+        self.cur.pos += K - 1;
+        self.cur.ws += spaces(key);
+        *arguments = Some(self.string("arguments")?);
+        let after = self.cur.pos;
+        // `FunctionCall::FIELDS`: `name` 0, `arguments` 1.
+        match plain_field(bytes, after, name_key, b"\"") {
+            Some(end) => {
+                obj.book_head_in_order(0b11, &ARGUMENTS_NAME);
+                *name = Some(Str::from_validated(self.cur.text(after + N, end), false));
+                self.cur.pos = end + 1;
+                self.cur.ws += spaces(name_key);
+            }
+            None => obj.book_head(0b10, 1),
+        }
+        Ok(())
     }
 
     /// [`Parser::function_head`] in one style.

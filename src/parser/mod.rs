@@ -23,7 +23,7 @@ mod tagged;
 use bumpalo::Bump;
 
 use crate::error::{Error, ErrorKind, RawError, RawResult};
-use crate::model::{EXTRA_BASE, Extra, Field, JsonKind, List, RawJson, Str};
+use crate::model::{EXTRA_BASE, Extra, ExtraParts, Field, JsonKind, List, RawJson, Str};
 use crate::scanner::{Cursor, StrToken};
 use resume::Frames;
 
@@ -170,6 +170,11 @@ pub(crate) struct Obj<'a> {
     /// in ascending id order, then the unknown ones): until then `seen` and the number of
     /// unknown fields say it all, and nothing is recorded per field.
     order: Option<bumpalo::collections::Vec<'a, u32>>,
+    /// The wire order of the fields a template read in an order that is not canonical (a
+    /// message's sorted keys: `content`, `id`, `role`), shared, not written out: while no
+    /// other field follows, the object's record is this one (no allocation); any later field
+    /// writes the order out from it ([`Parser::write_order`]).
+    fixed: Option<&'static ExtraParts<'static>>,
     last_known: Option<u32>,
     extras: Option<bumpalo::collections::Vec<'a, Field<'a>>>,
     first: bool,
@@ -181,6 +186,7 @@ impl Obj<'_> {
         start: 0,
         seen: 0,
         order: None,
+        fixed: None,
         last_known: None,
         extras: None,
         first: true,
@@ -197,6 +203,29 @@ impl Obj<'_> {
         debug_assert!(last < 64 && seen >> last == 1);
         self.seen = seen;
         self.last_known = Some(last);
+        self.first = false;
+    }
+
+    /// Books the known fields of `seen` that a template read right after the `{` (the object
+    /// fresh) in the wire order of `order`'s record, which is not the canonical one (every
+    /// id below 64, none twice). A later known field then writes the order out, as one read
+    /// out of order does.
+    #[inline(always)]
+    pub(crate) fn book_head_in_order(&mut self, seen: u64, order: &'static ExtraParts<'static>) {
+        debug_assert!(self.first && self.seen == 0 && self.last_known.is_none());
+        debug_assert!(self.order.is_none() && self.extras.is_none());
+        debug_assert!(order.order_ids().len() == seen.count_ones() as usize);
+        self.seen = seen;
+        self.fixed = Some(order);
+        // Above every id: the next known field is "out of order" and writes the order out.
+        self.last_known = Some(u32::MAX);
+        self.first = false;
+    }
+
+    /// Marks the object's first key as read (by a template that hands its field to the key
+    /// loop): the loop then expects `,` or `}`.
+    #[inline(always)]
+    pub(crate) fn past_first(&mut self) {
         self.first = false;
     }
 }
@@ -332,6 +361,7 @@ impl<'a, 'o> Parser<'a, 'o> {
             start,
             seen: 0,
             order: None,
+            fixed: None,
             last_known: None,
             extras: None,
             first: true,
@@ -474,20 +504,53 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     /// The object's unknown fields and, if not canonical, its wire order.
+    #[inline]
     pub(crate) fn finish(&self, obj: Obj<'a>) -> Extra<'a> {
+        if obj.extras.is_none() && obj.order.is_none() {
+            return match obj.fixed {
+                None => Extra::default(),
+                // A template's order and nothing after it: the shared record.
+                Some(parts) => Extra::shared(parts),
+            };
+        }
+        self.finish_recorded(obj)
+    }
+
+    /// [`Parser::finish`] for an object with unknown fields or a written-out order.
+    #[inline(never)]
+    fn finish_recorded(&self, obj: Obj<'a>) -> Extra<'a> {
         let fields = match obj.extras {
             Some(v) => List::borrowed(v.into_bump_slice()),
             None => List::new(),
         };
-        let order = match obj.order {
-            None => List::new(),
-            Some(v) => List::borrowed(v.into_bump_slice()),
+        let order = match (obj.order, obj.fixed) {
+            (Some(v), _) => List::borrowed(v.into_bump_slice()),
+            (None, None) => List::new(),
+            (None, Some(parts)) => self.fixed_then_unknown(parts, fields.len()),
         };
         Extra::in_arena(fields, order, self.arena)
     }
 
-    /// Writes out the canonical order of what `obj` has read so far (its known fields but
-    /// the one of bit `now`, ascending, then its unknown fields), as it stops being canonical.
+    /// The wire order of a template's fixed order followed by `unknown` unknown fields.
+    #[cold]
+    #[inline(never)]
+    fn fixed_then_unknown(
+        &self,
+        parts: &'static ExtraParts<'static>,
+        unknown: usize,
+    ) -> List<'a, u32> {
+        let mut v = bumpalo::collections::Vec::with_capacity_in(
+            parts.order_ids().len() + unknown,
+            self.arena,
+        );
+        v.extend_from_slice(parts.order_ids());
+        v.extend((0..unknown as u32).map(|i| EXTRA_BASE + i));
+        List::borrowed(v.into_bump_slice())
+    }
+
+    /// Writes out the order of what `obj` has read so far, as it stops being canonical (or
+    /// as a field follows a template's fixed order): its known fields but the one of bit
+    /// `now`, ascending (or in the template's order), then its unknown fields.
     #[cold]
     fn write_order(&self, obj: &mut Obj<'a>, now: u64) {
         let extras = obj.extras.as_ref().map_or(0, |e| e.len());
@@ -495,10 +558,14 @@ impl<'a, 'o> Parser<'a, 'o> {
             (obj.seen.count_ones() as usize + extras + 4).min(1 << 16),
             self.arena,
         );
-        let mut seen = obj.seen & !now;
-        while seen != 0 {
-            order.push(seen.trailing_zeros());
-            seen &= seen - 1;
+        if let Some(parts) = obj.fixed {
+            order.extend_from_slice(parts.order_ids());
+        } else {
+            let mut seen = obj.seen & !now;
+            while seen != 0 {
+                order.push(seen.trailing_zeros());
+                seen &= seen - 1;
+            }
         }
         order.extend((0..extras as u32).map(|i| EXTRA_BASE + i));
         obj.order = Some(order);

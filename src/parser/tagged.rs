@@ -7,6 +7,10 @@ use super::{Obj, Parser, keys};
 use crate::error::{RawError, RawResult};
 use crate::scanner::StrToken;
 
+/// A field a template ([`Parser::tagged_keyed`]'s `head`) read before the tag and hands to
+/// the key loop as `early` would have left it: its key, its field, and its value's offset.
+pub(crate) type HeadEarly<'a> = Option<(StrToken<'a>, keys::F, usize)>;
+
 impl<'a> Parser<'a, '_> {
     /// Reads an object discriminated by `tag` (`role`, `type`), wherever the tag sits.
     ///
@@ -21,7 +25,9 @@ impl<'a> Parser<'a, '_> {
     /// Once the kind is known, such a field is only booked (duplicates, order) when `kept`
     /// says the kind reads a value starting with that byte as `early` read it; else it is read
     /// again as the kind reads it. A value that may be long (a message's media) is then
-    /// crossed once, not skipped and crossed again.
+    /// crossed once, not skipped and crossed again. `head` may read the first fields as a
+    /// template: it books them in `obj` as the loop does and writes the kind (when it read
+    /// the tag), or hands one field it read before the tag to the loop (`HeadEarly`).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn tagged_keyed<K: Copy, B>(
         &mut self,
@@ -32,7 +38,13 @@ impl<'a> Parser<'a, '_> {
         fields: impl Fn(K) -> &'static [&'static str],
         ids: impl Fn(K, keys::F) -> Option<usize>,
         builder: &mut B,
-        head: impl FnOnce(&mut Self, &mut Obj<'a>, &mut B, &mut Option<K>) -> RawResult<()>,
+        head: impl FnOnce(
+            &mut Self,
+            &mut Obj<'a>,
+            &mut B,
+            &mut Option<K>,
+            &mut HeadEarly<'a>,
+        ) -> RawResult<()>,
         mut early: impl FnMut(&mut Self, keys::F, &mut B) -> RawResult<bool>,
         kept: impl Fn(K, keys::F, u8) -> bool,
         mut on_field: impl FnMut(&mut Self, K, keys::F, &mut B) -> RawResult<()>,
@@ -51,7 +63,11 @@ impl<'a> Parser<'a, '_> {
         // `obj` as the loop below does and writes the kind into `kind`; the loop goes on after
         // them. (The kind is not returned in the `Result`: moved out of it by bytes, it was
         // read back by a wider load, a store-forwarding stall on every message.)
-        head(self, obj, builder, &mut kind)?;
+        let mut head_early = None;
+        head(self, obj, builder, &mut kind, &mut head_early)?;
+        if let Some((key, f, pos)) = head_early {
+            pending.push((key, Some(f), pos, true));
+        }
         let mut key = StrToken::EMPTY;
         while self.next_key_into(obj, &mut key)? {
             let f = keys::field(&key);
