@@ -3,6 +3,7 @@
 use bumpalo::Bump;
 
 use super::keys::{self, F};
+use super::orders;
 use super::resume::TopFrame;
 use super::tagged::HeadEarly;
 use super::{Obj, ParseOptions, Parser, set};
@@ -75,23 +76,6 @@ fn content_fits(role: Role, first: u8) -> bool {
         Role::User | Role::Tool => matches!(first, b'"' | b'['),
         Role::Activity => first == b'{',
         Role::Developer | Role::System | Role::Assistant | Role::Reasoning => first == b'"',
-    }
-}
-
-/// The wire order `content`, `id`, `role` of a message whose `content` is field `c` of its
-/// role (`id` is 1 and `role` 2 in every role), for [`Parser::message_head_sorted`].
-fn content_id_role(c: usize) -> Option<&'static ExtraParts<'static>> {
-    static CONTENT_3: ExtraParts<'static> =
-        ExtraParts::new(List::new(), List::borrowed(&[3, 1, 2]));
-    static CONTENT_4: ExtraParts<'static> =
-        ExtraParts::new(List::new(), List::borrowed(&[4, 1, 2]));
-    static CONTENT_6: ExtraParts<'static> =
-        ExtraParts::new(List::new(), List::borrowed(&[6, 1, 2]));
-    match c {
-        3 => Some(&CONTENT_3),
-        4 => Some(&CONTENT_4),
-        6 => Some(&CONTENT_6),
-        _ => None,
     }
 }
 
@@ -634,7 +618,8 @@ impl<'a> Parser<'a, '_> {
         if let Some(end) = plain_field(bytes, after, id, role)
             && let Some((found, len)) = role_at(bytes, end + R)
             && content_fits(found, first)
-            && let Some(order) = keys::message_id(found, F::Content).and_then(content_id_role)
+            && let Some(order) =
+                keys::message_id(found, F::Content).and_then(orders::content_id_role)
         {
             *kind = Some(found);
             m.id = Some(Str::from_validated(self.cur.text(after + I, end), false));
@@ -1082,8 +1067,6 @@ impl<'a> Parser<'a, '_> {
         key: &[u8; K],
         ty: &[u8; T],
     ) -> RawResult<Option<FunctionCall<'a>>> {
-        static FUNCTION_ID_TYPE: ExtraParts<'static> =
-            ExtraParts::new(List::new(), List::borrowed(&[2, 0, 1]));
         let bytes = self.cur.bytes;
         if !holds(bytes, self.cur.pos, function) {
             return Ok(None);
@@ -1095,7 +1078,7 @@ impl<'a> Parser<'a, '_> {
         // `ToolCall::FIELDS`: `id` 0, `type` 1, `function` 2.
         match plain_field(bytes, after, key, ty) {
             Some(end) => {
-                obj.book_head_in_order(0b111, &FUNCTION_ID_TYPE);
+                obj.book_head_in_order(0b111, &orders::FUNCTION_ID_TYPE);
                 *id = Some(Str::from_validated(self.cur.text(after + K, end), false));
                 let ty_at = end + T - 9;
                 call.r#type = Some(Str::from_validated(self.cur.text(ty_at, ty_at + 8), false));
@@ -1191,8 +1174,6 @@ impl<'a> Parser<'a, '_> {
         key: &[u8; K],
         name_key: &[u8; N],
     ) -> RawResult<()> {
-        static ARGUMENTS_NAME: ExtraParts<'static> =
-            ExtraParts::new(List::new(), List::borrowed(&[1, 0]));
         let bytes = self.cur.bytes;
         if !holds(bytes, self.cur.pos, key) {
             return Ok(());
@@ -1204,7 +1185,7 @@ impl<'a> Parser<'a, '_> {
         // `FunctionCall::FIELDS`: `name` 0, `arguments` 1.
         match plain_field(bytes, after, name_key, b"\"") {
             Some(end) => {
-                obj.book_head_in_order(0b11, &ARGUMENTS_NAME);
+                obj.book_head_in_order(0b11, &orders::ARGUMENTS_NAME);
                 *name = Some(Str::from_validated(self.cur.text(after + N, end), false));
                 self.cur.pos = end + 1;
                 self.cur.ws += spaces(name_key);

@@ -17,6 +17,7 @@ pub mod differential;
 mod input;
 pub(crate) mod keys;
 mod lists;
+mod orders;
 pub(crate) mod resume;
 mod tagged;
 
@@ -461,8 +462,9 @@ impl<'a, 'o> Parser<'a, 'o> {
         let id32 = id as u32;
         if obj.order.is_none()
             && (obj.extras.is_some() || obj.last_known.is_some_and(|l| l > id32) || id >= 64)
+            && self.write_order(obj, bit, id32)
         {
-            self.write_order(obj, bit);
+            return Ok(());
         }
         obj.last_known = Some(id32);
         if let Some(order) = &mut obj.order {
@@ -550,9 +552,18 @@ impl<'a, 'o> Parser<'a, 'o> {
 
     /// Writes out the order of what `obj` has read so far, as it stops being canonical (or
     /// as a field follows a template's fixed order): its known fields but the one of bit
-    /// `now`, ascending (or in the template's order), then its unknown fields.
+    /// `now`, ascending (or in the template's order), then its unknown fields. Returns `true`
+    /// when field `id` (bit `now`) went into another shared order instead (a template's
+    /// order, then a field senders that sort their keys put next, [`orders::then`]): nothing
+    /// is written and the field is booked.
     #[cold]
-    fn write_order(&self, obj: &mut Obj<'a>, now: u64) {
+    fn write_order(&self, obj: &mut Obj<'a>, now: u64, id: u32) -> bool {
+        if obj.extras.is_none()
+            && let Some(next) = obj.fixed.and_then(|parts| orders::then(parts, id))
+        {
+            obj.fixed = Some(next);
+            return true;
+        }
         let extras = obj.extras.as_ref().map_or(0, |e| e.len());
         let mut order = bumpalo::collections::Vec::with_capacity_in(
             (obj.seen.count_ones() as usize + extras + 4).min(1 << 16),
@@ -569,6 +580,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         }
         order.extend((0..extras as u32).map(|i| EXTRA_BASE + i));
         obj.order = Some(order);
+        false
     }
 
     /// The cheap error for a missing required field of `obj`.
