@@ -14,6 +14,7 @@
 mod capabilities;
 #[doc(hidden)]
 pub mod differential;
+mod heads;
 mod input;
 pub(crate) mod keys;
 mod lists;

@@ -394,7 +394,7 @@ fn head_roles_are_the_role_names() {
             "\\\"",
         ] {
             let doc = format!("{name}{tail}");
-            let got = super::input::role_at_for_tests(doc.as_bytes(), 0);
+            let got = super::heads::role_at_for_tests(doc.as_bytes(), 0);
             let want = (tail.starts_with('"') && doc.len() >= 10)
                 .then(|| Role::from_name(name))
                 .flatten()
