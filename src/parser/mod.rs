@@ -9,7 +9,14 @@
 //! Discriminators (`role`, `type`) may come anywhere in their object: fields before the
 //! discriminator are skipped (validated), remembered by offset, and read again once the
 //! discriminator is known. Senders put it first or second, so in practice this rescans a few
-//! bytes.
+//! bytes; fields that every kind reads alike (a message's `id`, `content` met before `role`,
+//! as senders that sort their keys write it) are read once, on the way (`tagged.rs`).
+//!
+//! Rooms: `input.rs` (the `RunAgentInput` schema), `heads.rs` (templates of the hot objects'
+//! first fields, compared as bytes), `tagged.rs` (objects with a discriminator), `lists.rs`,
+//! `keys.rs` (key lookup), `orders.rs` (wire orders the templates share), `capabilities.rs`,
+//! `resume.rs` (passes over a growing buffer), `differential.rs` (fast paths against their
+//! general twins, for tests and fuzzing).
 
 mod capabilities;
 #[doc(hidden)]
