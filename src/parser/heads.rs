@@ -264,7 +264,8 @@ impl<'a> Parser<'a, '_> {
             (self.cur.pos, self.cur.ws) = (at, ws);
             return Ok(());
         }
-        let first = bytes[value];
+        // `early_content` read a value there, so the byte is present.
+        let first = bytes.get(value).copied().unwrap_or(0);
         let after = self.cur.pos;
         if let Some(end) = plain_field(bytes, after, id, role)
             && let Some((found, len)) = role_at(bytes, end + R)
