@@ -21,7 +21,7 @@ use super::parse::roles;
 use super::*;
 use crate::model::{Content, Extra, ExtraParts, JsonKind, List, RawJson, Role, Str};
 use crate::parser::{ParseOptions, Parser};
-use crate::scanner::{StrToken, simd};
+use crate::scanner::{StrToken, holds, simd};
 
 /// The most type-specific fields a covered event type has (`TOOL_CALL_CHUNK`,
 /// `TEXT_MESSAGE_CHUNK`: four; `RUN_STARTED`'s fifth, `input`, is not covered).
@@ -117,8 +117,7 @@ const TOOL_ROLE: &[u8; 15] = b",\"role\":\"tool\"}";
 /// The wire order the general parser records for `TOOL_CALL_RESULT` with `role` before
 /// `content` (field ids of `EventType::fields`: `type` 0, `messageId` 5, `toolCallId` 6,
 /// `content` 7, `role` 8), out of the canonical order; a constant, so nothing is allocated.
-static ROLE_FIRST_ORDER: ExtraParts<'static> =
-    ExtraParts::new(List::new(), List::borrowed(&[0, 5, 6, 8, 7]));
+static ROLE_FIRST_ORDER: ExtraParts<'static> = ExtraParts::order_only(&[0, 5, 6, 8, 7]);
 
 /// The sorted shapes [`sorted_template`] reads start so: `delta` first, or the id.
 const SORTED_DELTA: &[u8; 10] = b"{\"delta\":\"";
@@ -136,43 +135,9 @@ const SORTED_ASSISTANT: &[u8; 19] = b",\"role\":\"assistant\"";
 /// The wire orders of those shapes, as the general parser records them (field ids of
 /// `EventType::fields`: `type` 0, the id 5, `delta` or `role` 6); constants, so nothing is
 /// allocated.
-static DELTA_ID_TYPE: ExtraParts<'static> =
-    ExtraParts::new(List::new(), List::borrowed(&[6, 5, 0]));
-static ID_TYPE: ExtraParts<'static> = ExtraParts::new(List::new(), List::borrowed(&[5, 0]));
-static ID_ROLE_TYPE: ExtraParts<'static> = ExtraParts::new(List::new(), List::borrowed(&[5, 6, 0]));
-
-/// Whether `input` holds `lit` at `at`.
-#[inline(always)]
-fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
-    let Some(end) = at.checked_add(N) else {
-        return false;
-    };
-    let Some(s) = input.get(at..end) else {
-        return false;
-    };
-    if N < 16 {
-        return s == lit;
-    }
-    // 16 bytes at a time (the last block ends at `N`, over the one before), as `u128`
-    // compares inlined with the literal's blocks as constants, where an array compare of
-    // more than 32 bytes calls `memcmp`.
-    let block = |b: &[u8], k: usize| {
-        b.get(k..k + 16)
-            .and_then(|b| <[u8; 16]>::try_from(b).ok())
-            .map(u128::from_ne_bytes)
-    };
-    let mut k = 0;
-    loop {
-        let k16 = if k + 16 > N { N - 16 } else { k };
-        if block(s, k16) != block(lit, k16) {
-            return false;
-        }
-        if k16 + 16 == N {
-            return true;
-        }
-        k += 16;
-    }
-}
+static DELTA_ID_TYPE: ExtraParts<'static> = ExtraParts::order_only(&[6, 5, 0]);
+static ID_TYPE: ExtraParts<'static> = ExtraParts::order_only(&[5, 0]);
+static ID_ROLE_TYPE: ExtraParts<'static> = ExtraParts::order_only(&[5, 6, 0]);
 
 /// An event [`template`] read: its type, id and, for the content and arguments events, delta.
 /// (For `STATE_DELTA`, `id` holds the patch's text and whether it is compact.)

@@ -839,6 +839,12 @@ impl<'a> ExtraParts<'a> {
         ExtraParts { fields, order }
     }
 
+    /// A record of no unknown fields and the wire order `ids` (the shared orders of the
+    /// templates, `static`s).
+    pub(crate) const fn order_only(ids: &'a [u32]) -> Self {
+        ExtraParts::new(List::new(), List::borrowed(ids))
+    }
+
     /// The wire order (empty for the canonical one).
     pub(crate) fn order_ids(&self) -> &[u32] {
         &self.order

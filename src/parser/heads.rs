@@ -12,15 +12,7 @@ use super::tagged::HeadEarly;
 use super::{Obj, Parser};
 use crate::error::RawResult;
 use crate::model::*;
-use crate::scanner::{StrToken, simd};
-
-/// Whether `input` holds `lit` at `at`.
-#[inline(always)]
-fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
-    at.checked_add(N)
-        .and_then(|end| input.get(at..end))
-        .is_some_and(|s| s == lit)
-}
+use crate::scanner::{StrToken, holds, simd};
 
 /// Where the value of a field as senders write it ends: `input` holds `key` at `at` (the
 /// quoted key, its colon and the value's opening quote), the value is a plain ASCII string

@@ -528,34 +528,20 @@ impl<'a, 'o> Parser<'a, 'o> {
 
     /// [`Parser::finish`] for an object with unknown fields or a written-out order.
     #[inline(never)]
-    fn finish_recorded(&self, obj: Obj<'a>) -> Extra<'a> {
+    fn finish_recorded(&self, mut obj: Obj<'a>) -> Extra<'a> {
+        if obj.order.is_none() && obj.fixed.is_some() {
+            // A template's order, then unknown fields.
+            obj.order = Some(self.order_so_far(&obj, 0));
+        }
         let fields = match obj.extras {
             Some(v) => List::borrowed(v.into_bump_slice()),
             None => List::new(),
         };
-        let order = match (obj.order, obj.fixed) {
-            (Some(v), _) => List::borrowed(v.into_bump_slice()),
-            (None, None) => List::new(),
-            (None, Some(parts)) => self.fixed_then_unknown(parts, fields.len()),
+        let order = match obj.order {
+            None => List::new(),
+            Some(v) => List::borrowed(v.into_bump_slice()),
         };
         Extra::in_arena(fields, order, self.arena)
-    }
-
-    /// The wire order of a template's fixed order followed by `unknown` unknown fields.
-    #[cold]
-    #[inline(never)]
-    fn fixed_then_unknown(
-        &self,
-        parts: &'static ExtraParts<'static>,
-        unknown: usize,
-    ) -> List<'a, u32> {
-        let mut v = bumpalo::collections::Vec::with_capacity_in(
-            parts.order_ids().len() + unknown,
-            self.arena,
-        );
-        v.extend_from_slice(parts.order_ids());
-        v.extend((0..unknown as u32).map(|i| EXTRA_BASE + i));
-        List::borrowed(v.into_bump_slice())
     }
 
     /// Writes out the order of what `obj` has read so far, as it stops being canonical (or
@@ -572,6 +558,13 @@ impl<'a, 'o> Parser<'a, 'o> {
             obj.fixed = Some(next);
             return true;
         }
+        obj.order = Some(self.order_so_far(obj, now));
+        false
+    }
+
+    /// The order of what `obj` has read so far: its known fields but the one of bit `now`,
+    /// ascending (or a template's fixed order), then its unknown fields.
+    fn order_so_far(&self, obj: &Obj<'a>, now: u64) -> bumpalo::collections::Vec<'a, u32> {
         let extras = obj.extras.as_ref().map_or(0, |e| e.len());
         let mut order = bumpalo::collections::Vec::with_capacity_in(
             (obj.seen.count_ones() as usize + extras + 4).min(1 << 16),
@@ -587,8 +580,7 @@ impl<'a, 'o> Parser<'a, 'o> {
             }
         }
         order.extend((0..extras as u32).map(|i| EXTRA_BASE + i));
-        obj.order = Some(order);
-        false
+        order
     }
 
     /// The cheap error for a missing required field of `obj`.

@@ -3,11 +3,10 @@
 //! maps and Python's `sort_keys=True` write them) points at one of these records instead of
 //! writing its order into the arena (see [`Obj::book_head_in_order`](super::Obj)).
 
-use crate::model::{ExtraParts, List};
+use crate::model::ExtraParts;
 
-/// A record of no unknown fields and the wire order `ids`.
 const fn order(ids: &'static [u32]) -> ExtraParts<'static> {
-    ExtraParts::new(List::new(), List::borrowed(ids))
+    ExtraParts::order_only(ids)
 }
 
 /// `content`, `id`, `role` of a tool or reasoning message (`content` is field 3).

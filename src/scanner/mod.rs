@@ -943,5 +943,40 @@ pub(crate) fn validate_document(input: &[u8], max_depth: usize) -> RawResult<Jso
     Ok(kind)
 }
 
+/// Whether `input` holds `lit` at `at`: the templates of events (`events::fast`, whose tests
+/// hold this to a slice compare) and of messages (`parser::heads`) compare their literals so.
+#[inline(always)]
+pub(crate) fn holds<const N: usize>(input: &[u8], at: usize, lit: &[u8; N]) -> bool {
+    let Some(end) = at.checked_add(N) else {
+        return false;
+    };
+    let Some(s) = input.get(at..end) else {
+        return false;
+    };
+    if N < 16 {
+        return s == lit;
+    }
+    // 16 bytes at a time (the last block ends at `N`, over the one before), as `u128`
+    // compares inlined with the literal's blocks as constants, where an array compare of
+    // more than 32 bytes calls `memcmp`.
+    #[inline(always)]
+    fn block(b: &[u8], k: usize) -> Option<u128> {
+        b.get(k..k + 16)
+            .and_then(|b| <[u8; 16]>::try_from(b).ok())
+            .map(u128::from_ne_bytes)
+    }
+    let mut k = 0;
+    loop {
+        let k16 = if k + 16 > N { N - 16 } else { k };
+        if block(s, k16) != block(lit, k16) {
+            return false;
+        }
+        if k16 + 16 == N {
+            return true;
+        }
+        k += 16;
+    }
+}
+
 #[cfg(test)]
 mod tests;
