@@ -5,25 +5,21 @@
 
 use crate::model::ExtraParts;
 
-const fn order(ids: &'static [u32]) -> ExtraParts<'static> {
-    ExtraParts::order_only(ids)
-}
-
 /// `content`, `id`, `role` of a tool or reasoning message (`content` is field 3).
-static CONTENT_3: ExtraParts<'static> = order(&[3, 1, 2]);
+static CONTENT_3: ExtraParts<'static> = ExtraParts::order_only(&[3, 1, 2]);
 /// ... then a tool message's `toolCallId` (4).
-static CONTENT_3_THEN_4: ExtraParts<'static> = order(&[3, 1, 2, 4]);
+static CONTENT_3_THEN_4: ExtraParts<'static> = ExtraParts::order_only(&[3, 1, 2, 4]);
 /// `content`, `id`, `role` of an activity message (`content` is field 4).
-static CONTENT_4: ExtraParts<'static> = order(&[4, 1, 2]);
+static CONTENT_4: ExtraParts<'static> = ExtraParts::order_only(&[4, 1, 2]);
 /// `content`, `id`, `role` of a developer, system, user or assistant message (field 6).
-static CONTENT_6: ExtraParts<'static> = order(&[6, 1, 2]);
+static CONTENT_6: ExtraParts<'static> = ExtraParts::order_only(&[6, 1, 2]);
 /// ... then an assistant's `toolCalls` (7).
-static CONTENT_6_THEN_7: ExtraParts<'static> = order(&[6, 1, 2, 7]);
+static CONTENT_6_THEN_7: ExtraParts<'static> = ExtraParts::order_only(&[6, 1, 2, 7]);
 
 /// A tool call's `function`, `id`, `type` (`ToolCall::FIELDS`: `id` 0, `type` 1, `function` 2).
-pub(crate) static FUNCTION_ID_TYPE: ExtraParts<'static> = order(&[2, 0, 1]);
+pub(crate) static FUNCTION_ID_TYPE: ExtraParts<'static> = ExtraParts::order_only(&[2, 0, 1]);
 /// A function's `arguments`, `name` (`FunctionCall::FIELDS`: `name` 0, `arguments` 1).
-pub(crate) static ARGUMENTS_NAME: ExtraParts<'static> = order(&[1, 0]);
+pub(crate) static ARGUMENTS_NAME: ExtraParts<'static> = ExtraParts::order_only(&[1, 0]);
 
 /// The order `content`, `id`, `role` of a message whose `content` is field `c` of its role
 /// (`id` is 1 and `role` 2 in every role).
