@@ -10,16 +10,22 @@
 //!
 //! `AGUI_ICOUNT` picks the workload: `chat` (`RunAgentInput::parse` of `chat_heavy/1000`),
 //! `chat_decode` (the same plus unescaping every text and arguments string into the arena),
-//! `state` (`state_heavy/1MB`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the
-//! events bench, `SseDecoder` + `EventSlot::parse`, the arena reset after each),
-//! `chat_sorted` (`chat_heavy_sorted/1000`), `events_sorted` (the same frames with their keys
-//! sorted, `type` last), `events_by_value` (the same with `Event::parse`, the event moved out
-//! of its `Result`, as
-//! `events` was measured up to the fourth pass), `proto_up`
-//! (`SseToProto` over 5 000 events of the proto bench, as SSE), `proto_down` (`ProtoToSse`
-//! over the same events as protobuf frames), `proto_view` (`FrameDecoder` +
-//! `ProtoEvent::decode` of those frames, for scale). `AGUI_ICOUNT_RUNS`
-//! (default 1) repeats it. The program prints the bytes and events per run, to divide by.
+//! `chat_py` and `chat_py_decode` (the same for `chat_heavy_py/1000`, every character outside
+//! ASCII a `\uXXXX` escape), `chat_sorted` (`chat_heavy_sorted/1000`), `state`
+//! (`state_heavy/1MB`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the events
+//! bench, `SseDecoder` + `EventSlot::parse`, the arena reset after each), `events_sorted` (the
+//! same frames with their keys sorted, `type` last), `events_by_value` (the same with
+//! `Event::parse`, the event moved out of its `Result`, as `events` was measured up to the
+//! fourth pass), `proto_up` (`SseToProto` over 5 000 events of the proto bench, as SSE),
+//! `proto_down` (`ProtoToSse` over the same events as protobuf frames), `proto_view`
+//! (`FrameDecoder` + `ProtoEvent::decode` of those frames, for scale).
+//!
+//! `AGUI_ICOUNT_RUNS` (default 1) repeats it. `AGUI_ICOUNT_DOCS=N` (default 1) takes N documents
+//! of the workload's shape in turn, one a run (other seeds, for the chat and event workloads;
+//! the others have one): timing a loop of runs of one document lets the branch predictor learn
+//! it, which the parse bench's eight documents avoid too. The program prints the bytes and
+//! items per run, to divide by, and the wall time per run (of little worth under callgrind;
+//! without it, what `benches/abtime.sh` compares two builds by on a noisy machine).
 
 #[allow(dead_code)]
 mod common;
@@ -40,8 +46,15 @@ static GLOBAL: common::alloc::Counting = common::alloc::Counting;
 
 /// The counted call (callgrind toggles collection on entering it).
 #[inline(never)]
-fn measured(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
-    run(work, input, arena, runs)
+fn measured(work: &str, inputs: &[Vec<u8>], arena: &mut Bump, runs: usize) -> usize {
+    // Several documents in turn, so that the branch predictor cannot learn one (see the parse
+    // bench's eight documents).
+    inputs
+        .iter()
+        .cycle()
+        .take(runs)
+        .map(|input| run(work, input, arena, 1))
+        .sum()
 }
 
 #[inline(never)]
@@ -98,7 +111,7 @@ fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
                     }
                 }
             }
-            "chat_decode" => {
+            "chat_decode" | "chat_py_decode" => {
                 let r = RunAgentInput::parse(black_box(input), arena).expect("parse");
                 n += common::peers::agui_wire::decode_all(&r, arena);
                 black_box(&r);
@@ -119,28 +132,45 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
-    let input = match work.as_str() {
-        "chat" | "chat_decode" => corpus::chat_heavy(1_000, Dialect::Modern).bytes,
-        "chat_sorted" => corpus::chat_heavy_sorted(1_000, 0).bytes,
+    let docs: u64 = std::env::var("AGUI_ICOUNT_DOCS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    let inputs: Vec<Vec<u8>> = (0..docs).map(|v| input_of(&work, v)).collect();
+    let mut arena = Bump::new();
+    // One run of each first so the arena has grown to its working size (a proxy reuses it).
+    for input in &inputs {
+        run(&work, input, &mut arena, 1);
+    }
+    let started = std::time::Instant::now();
+    let n = measured(&work, &inputs, &mut arena, runs);
+    let took = started.elapsed();
+    let bytes = inputs.iter().map(Vec::len).sum::<usize>() / inputs.len();
+    println!(
+        "{work}: {bytes} bytes, {} items per run, {runs} runs, {:.2} us per run",
+        n / runs.max(1),
+        took.as_secs_f64() * 1e6 / runs.max(1) as f64
+    );
+}
+
+/// Document `variant` (another seed, the same shape; 0 is the one every figure before the
+/// sixteenth pass used) of workload `work`.
+fn input_of(work: &str, variant: u64) -> Vec<u8> {
+    match work {
+        "chat" | "chat_decode" => corpus::chat_heavy_variant(1_000, Dialect::Modern, variant).bytes,
+        "chat_py" | "chat_py_decode" => corpus::chat_heavy_python(1_000, variant).bytes,
+        "chat_sorted" => corpus::chat_heavy_sorted(1_000, variant).bytes,
         "state" => corpus::state_heavy(1).bytes,
         "media" => corpus::media_heavy(1).bytes,
         "events" | "events_by_value" => {
-            common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008).bytes
+            common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008 ^ variant << 32).bytes
         }
         "events_sorted" => common::event_stream::sorted_stream(
-            &common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008).bytes,
+            &common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008 ^ variant << 32).bytes,
         ),
         "proto_up" => proto_corpus::streams(&proto_corpus::corpus(), 5_000).0,
         "proto_down" | "proto_view" => proto_corpus::streams(&proto_corpus::corpus(), 5_000).1,
         other => panic!("unknown AGUI_ICOUNT={other}"),
-    };
-    let mut arena = Bump::new();
-    // One run first so the arena has grown to its working size (a proxy reuses it).
-    run(&work, &input, &mut arena, 1);
-    let n = measured(&work, &input, &mut arena, runs);
-    println!(
-        "{work}: {} bytes, {} items per run, {runs} runs",
-        input.len(),
-        n / runs.max(1)
-    );
+    }
 }
