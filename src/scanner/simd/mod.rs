@@ -212,15 +212,22 @@ pub(crate) fn blocks_by_mask_with(
         // `\uXXXX`, by masks for the escapes whose digits the block holds (no loop turn an
         // escape, whose branches text makes unpredictable), by bytes for the few whose digits
         // run past it (a `u` in the block's last four bytes). And the end must be a quote,
-        // not a control byte. All of it one test, one branch.
+        // not a control byte. The `\u` checks behind a branch of their own, taken only by
+        // blocks with a `\u` escape: the masks they read are then not made for the others
+        // (measured: `chat` -13%, `chat_heavy_py`, escapes `\u` in most blocks, level).
         let odd = esc & b.not_two & before;
         let us = odd & b.u;
-        let late = us & !(u64::MAX >> 4);
-        if (odd ^ us) | (us & !late & !b.sound_unicode(us)) | (end & !b.quote) != 0 {
+        if (odd ^ us) | (end & !b.quote) != 0 {
             break Err(pos - carry as usize);
         }
-        if late != 0 && !late_unicode_plain(bytes, pos, late) {
-            break Err(pos - carry as usize);
+        if us != 0 {
+            let late = us & !(u64::MAX >> 4);
+            if us & !late & !b.sound_unicode(us) != 0 {
+                break Err(pos - carry as usize);
+            }
+            if late != 0 && !late_unicode_plain(bytes, pos, late) {
+                break Err(pos - carry as usize);
+            }
         }
         any_escape |= escaping & before;
         any_high |= b.high & before;
