@@ -11,7 +11,10 @@
 //! `AGUI_ICOUNT` picks the workload: `chat` (`RunAgentInput::parse` of `chat_heavy/1000`),
 //! `chat_decode` (the same plus unescaping every text and arguments string into the arena),
 //! `chat_py` and `chat_py_decode` (the same for `chat_heavy_py/1000`, every character outside
-//! ASCII a `\uXXXX` escape), `chat_sorted` (`chat_heavy_sorted/1000`), `state`
+//! ASCII a `\uXXXX` escape), `chat_sorted` and `chat_sorted_decode`
+//! (`chat_heavy_sorted/1000`), `chat_sonic`, `chat_py_sonic` and `chat_sorted_sonic` (the
+//! fastest typed peer, sonic-rs into the parse bench's borrowed model, on the same
+//! documents: timed side by side with ours by `benches/abtime.sh`), `state`
 //! (`state_heavy/1MB`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the events
 //! bench, `SseDecoder` + `EventSlot::parse`, the arena reset after each), `events_sorted` (the
 //! same frames with their keys sorted, `type` last), `events_by_value` (the same with
@@ -111,7 +114,13 @@ fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
                     }
                 }
             }
-            "chat_decode" | "chat_py_decode" => {
+            "chat_sonic" | "chat_py_sonic" | "chat_sorted_sonic" => {
+                let r =
+                    common::peers::borrowed::sonic_lazy::parse(black_box(input)).expect("sonic-rs");
+                n += r.messages.len();
+                black_box(&r);
+            }
+            "chat_decode" | "chat_py_decode" | "chat_sorted_decode" => {
                 let r = RunAgentInput::parse(black_box(input), arena).expect("parse");
                 n += common::peers::agui_wire::decode_all(&r, arena);
                 black_box(&r);
@@ -158,9 +167,15 @@ fn main() {
 /// sixteenth pass used) of workload `work`.
 fn input_of(work: &str, variant: u64) -> Vec<u8> {
     match work {
-        "chat" | "chat_decode" => corpus::chat_heavy_variant(1_000, Dialect::Modern, variant).bytes,
-        "chat_py" | "chat_py_decode" => corpus::chat_heavy_python(1_000, variant).bytes,
-        "chat_sorted" => corpus::chat_heavy_sorted(1_000, variant).bytes,
+        "chat" | "chat_decode" | "chat_sonic" => {
+            corpus::chat_heavy_variant(1_000, Dialect::Modern, variant).bytes
+        }
+        "chat_py" | "chat_py_decode" | "chat_py_sonic" => {
+            corpus::chat_heavy_python(1_000, variant).bytes
+        }
+        "chat_sorted" | "chat_sorted_decode" | "chat_sorted_sonic" => {
+            corpus::chat_heavy_sorted(1_000, variant).bytes
+        }
         "state" => corpus::state_heavy(1).bytes,
         "media" => corpus::media_heavy(1).bytes,
         "events" | "events_by_value" => {
