@@ -2,6 +2,13 @@
 
 use super::*;
 
+/// Both string readers: the short-string one and the one for long texts
+/// ([`Cursor::text_string`], which takes the blocks by masks), which must agree on every
+/// string and every error.
+fn both_readers<'a>(doc: &'a [u8]) -> [RawResult<StrToken<'a>>; 2] {
+    [Cursor::new(doc).string(), Cursor::new(doc).text_string()]
+}
+
 /// Escapes at every offset around the 64-byte blocks: two-byte escapes (an escaped quote
 /// or backslash, whose second byte is special too), `\\` then `\"`, and a surrogate pair
 /// (whose second backslash is special) straddling a block's end. The string ends where
@@ -22,13 +29,15 @@ fn escapes_across_blocks() {
         for before in 0..140 {
             let body = format!("{}{esc}{}", "a".repeat(before), "b".repeat(before % 7));
             let doc = format!("\"{body}\"{}", " ".repeat(80));
-            let mut c = Cursor::new(doc.as_bytes());
-            let t = c.string().unwrap();
-            assert_eq!(
-                (t.raw, t.escaped, c.pos),
-                (&body[..], true, body.len() + 2),
-                "{doc}"
-            );
+            for text in [false, true] {
+                let mut c = Cursor::new(doc.as_bytes());
+                let t = if text { c.text_string() } else { c.string() }.unwrap();
+                assert_eq!(
+                    (t.raw, t.escaped, c.pos),
+                    (&body[..], true, body.len() + 2),
+                    "{doc} (text reader: {text})"
+                );
+            }
         }
     }
 }
@@ -49,8 +58,42 @@ fn bad_unicode_escapes_across_blocks() {
     ] {
         for before in 0..140 {
             let doc = format!("\"{}{esc}b\"{}", "a".repeat(before), " ".repeat(80));
-            let e = Cursor::new(doc.as_bytes()).string().unwrap_err();
-            assert_eq!((e.kind, e.offset), (kind.clone(), before + 1), "{doc}");
+            for e in both_readers(doc.as_bytes()) {
+                let e = e.unwrap_err();
+                assert_eq!((e.kind, e.offset), (kind.clone(), before + 1), "{doc}");
+            }
+        }
+    }
+}
+
+/// A bad escape in a block that also holds good ones of each kind (a `\u` escape, a surrogate
+/// pair, a two-byte escape), before or after it, at every offset around the blocks: the
+/// blocks by masks check a block's `\u` escapes only when it has one, and must still catch
+/// every bad escape, in blocks with a `\u` or without, at the same offset as the byte loop.
+#[test]
+fn bad_escapes_beside_good_ones() {
+    let bad = [
+        (r"\q", ErrorKind::InvalidEscape),
+        (r"\u12G4", ErrorKind::InvalidEscape),
+        (r"\uDC00", ErrorKind::LoneSurrogate),
+        (r"\ud800x", ErrorKind::LoneSurrogate),
+        (r"\ud83d\u0041", ErrorKind::LoneSurrogate),
+    ];
+    for (esc, kind) in bad {
+        for good in ["", r"\u00e9", r"\n", r"\ud83d\ude00", r"\\\u2615"] {
+            for before in 0..140 {
+                let pad = "x".repeat(before % 5);
+                let lead = "a".repeat(before);
+                for good_after in [false, true] {
+                    let (head, tail) = if good_after { ("", good) } else { (good, "") };
+                    let doc = format!("\"{lead}{head}{pad}{esc}{tail}b\"{}", " ".repeat(80));
+                    let at = 1 + lead.len() + head.len() + pad.len();
+                    for e in both_readers(doc.as_bytes()) {
+                        let e = e.unwrap_err();
+                        assert_eq!((e.kind, e.offset), (kind.clone(), at), "{doc}");
+                    }
+                }
+            }
         }
     }
 }
