@@ -73,7 +73,8 @@ fn mutable<'s>(
     }
 }
 
-fn simd_owned(buf: &mut [u8]) -> Result<owned::RunAgentInput, String> {
+/// simd-json into the owned model (it rewrites `buf` as it parses).
+pub fn simd_owned(buf: &mut [u8]) -> Result<owned::RunAgentInput, String> {
     simd_json::serde::from_slice::<owned::RunAgentInput>(buf).map_err(|e| e.to_string())
 }
 
