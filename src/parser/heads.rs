@@ -42,6 +42,64 @@ fn spaced<const K: usize>(input: &[u8], at: usize, _first_key: &[u8; K]) -> bool
     input.get(at + K) == Some(&b' ')
 }
 
+/// The length of [`python_style`]`(lit)`.
+const fn python_len(lit: &[u8]) -> usize {
+    let mut n = lit.len();
+    let mut i = 0;
+    while i < lit.len() {
+        n += matches!(lit[i], b':' | b',') as usize;
+        i += 1;
+    }
+    n
+}
+
+/// A compact template literal as Python's `json.dumps` writes it: a space after each `:` and
+/// `,` (the literals' keys and values hold neither). `M` is [`python_len`]`(lit)`.
+const fn python_style<const M: usize>(lit: &[u8]) -> [u8; M] {
+    let mut out = [b' '; M];
+    let (mut i, mut o) = (0, 0);
+    while i < lit.len() {
+        out[o] = lit[i];
+        o += 1 + matches!(lit[i], b':' | b',') as usize;
+        i += 1;
+    }
+    assert!(o == M, "M must be python_len(lit)");
+    out
+}
+
+/// The index of the first `needle` in `hay` (a template literal); fails to compile without one.
+const fn find(hay: &[u8], needle: &[u8]) -> usize {
+    let mut at = 0;
+    while at + needle.len() <= hay.len() {
+        let mut k = 0;
+        while k < needle.len() && hay[at + k] == needle[k] {
+            k += 1;
+        }
+        if k == needle.len() {
+            return at;
+        }
+        at += 1;
+    }
+    panic!("the literal does not hold the needle")
+}
+
+/// `$call` with the template literals named `$name`, spelt once as senders write them
+/// compactly, in the style of the object at the parser's cursor (its first key
+/// `$first_key`): as spelt, or as Python's `json.dumps` writes them ([`python_style`], built
+/// at compile time). Each name is a `const` in `$call`, so `$call` may derive constants from
+/// it (`const { find(REST, b"…") }`).
+macro_rules! in_style {
+    ($p:expr, $first_key:literal, |$($name:ident = $lit:literal),+ $(,)?| $call:expr) => {
+        if spaced($p.cur.bytes, $p.cur.pos, $first_key) {
+            $(const $name: &[u8; python_len($lit)] = &python_style($lit);)+
+            $call
+        } else {
+            $(const $name: &[u8; $lit.len()] = $lit;)+
+            $call
+        }
+    };
+}
+
 /// The spaces in a template literal (what the general loop would count as whitespace).
 #[inline(always)]
 const fn spaces<const N: usize>(lit: &[u8; N]) -> usize {
@@ -125,25 +183,11 @@ impl<'a> Parser<'a, '_> {
         if self.cur.bytes.get(self.cur.pos + 1) == Some(&b'c') {
             return self.message_head_sorted(obj, m, kind, early);
         }
-        if spaced(self.cur.bytes, self.cur.pos, b"\"id\":") {
-            self.message_head_in(
-                obj,
-                m,
-                kind,
-                b"\"id\": \"",
-                b"\", \"role\": \"",
-                b", \"content\": \"",
-            )
-        } else {
-            self.message_head_in(
-                obj,
-                m,
-                kind,
-                b"\"id\":\"",
-                b"\",\"role\":\"",
-                b",\"content\":\"",
-            )
-        }
+        in_style!(self, b"\"id\":", |
+            ID = b"\"id\":\"",
+            ROLE = b"\",\"role\":\"",
+            CONTENT = b",\"content\":\"",
+        | self.message_head_in(obj, m, kind, ID, ROLE, CONTENT))
     }
 
     /// [`Parser::message_head`] in one style: `id` the key up to the id's opening quote, `role`
@@ -206,27 +250,11 @@ impl<'a> Parser<'a, '_> {
         kind: &mut Option<Role>,
         early: &mut HeadEarly<'a>,
     ) -> RawResult<()> {
-        if spaced(self.cur.bytes, self.cur.pos, b"\"content\":") {
-            self.message_head_sorted_in(
-                obj,
-                m,
-                kind,
-                early,
-                b"\"content\": ",
-                b", \"id\": \"",
-                b"\", \"role\": \"",
-            )
-        } else {
-            self.message_head_sorted_in(
-                obj,
-                m,
-                kind,
-                early,
-                b"\"content\":",
-                b",\"id\":\"",
-                b"\",\"role\":\"",
-            )
-        }
+        in_style!(self, b"\"content\":", |
+            CONTENT = b"\"content\":",
+            ID = b",\"id\":\"",
+            ROLE = b"\",\"role\":\"",
+        | self.message_head_sorted_in(obj, m, kind, early, CONTENT, ID, ROLE))
     }
 
     /// [`Parser::message_head_sorted`] in one style: `content` the key up to its value, `id`
@@ -296,25 +324,10 @@ impl<'a> Parser<'a, '_> {
         id: &mut Option<Str<'a>>,
         call: &mut ToolCall<'a>,
     ) -> bool {
-        if spaced(self.cur.bytes, self.cur.pos, b"\"id\":") {
-            self.tool_call_head_in(
-                obj,
-                id,
-                call,
-                b"\"id\": \"",
-                b"\", \"type\": \"function\", \"function\": {",
-                12,
-            )
-        } else {
-            self.tool_call_head_in(
-                obj,
-                id,
-                call,
-                b"\"id\":\"",
-                b"\",\"type\":\"function\",\"function\":{",
-                10,
-            )
-        }
+        in_style!(self, b"\"id\":", |
+            KEY = b"\"id\":\"",
+            REST = b"\",\"type\":\"function\",\"function\":{",
+        | self.tool_call_head_in(obj, id, call, KEY, REST, const { find(REST, b"function\"") }))
     }
 
     /// [`Parser::tool_call_head`] in one style: `key` up to the id's opening quote, `rest` from
@@ -359,25 +372,11 @@ impl<'a> Parser<'a, '_> {
         id: &mut Option<Str<'a>>,
         call: &mut ToolCall<'a>,
     ) -> RawResult<Option<FunctionCall<'a>>> {
-        if spaced(self.cur.bytes, self.cur.pos, b"\"function\":") {
-            self.tool_call_head_sorted_in(
-                obj,
-                id,
-                call,
-                b"\"function\": {",
-                b", \"id\": \"",
-                b"\", \"type\": \"function\"",
-            )
-        } else {
-            self.tool_call_head_sorted_in(
-                obj,
-                id,
-                call,
-                b"\"function\":{",
-                b",\"id\":\"",
-                b"\",\"type\":\"function\"",
-            )
-        }
+        in_style!(self, b"\"function\":", |
+            FUNCTION = b"\"function\":{",
+            KEY = b",\"id\":\"",
+            TYPE = b"\",\"type\":\"function\"",
+        | self.tool_call_head_sorted_in(obj, id, call, FUNCTION, KEY, TYPE))
     }
 
     /// [`Parser::tool_call_head_sorted`] in one style: `function` the key up to the
@@ -424,11 +423,10 @@ impl<'a> Parser<'a, '_> {
     /// nothing moved, for anything else.
     #[inline(always)]
     pub(super) fn function_head(&mut self, obj: &mut Obj<'a>, name: &mut Option<Str<'a>>) -> bool {
-        if spaced(self.cur.bytes, self.cur.pos, b"\"name\":") {
-            self.function_head_in(obj, name, b"\"name\": \"", b"\", \"arguments\":")
-        } else {
-            self.function_head_in(obj, name, b"\"name\":\"", b"\",\"arguments\":")
-        }
+        in_style!(self, b"\"name\":", |
+            KEY = b"\"name\":\"",
+            ARGUMENTS = b"\",\"arguments\":",
+        | self.function_head_in(obj, name, KEY, ARGUMENTS))
     }
 
     /// A function call's fields as senders that sort their keys write them,
@@ -446,17 +444,10 @@ impl<'a> Parser<'a, '_> {
         name: &mut Option<Str<'a>>,
         arguments: &mut Option<Str<'a>>,
     ) -> RawResult<()> {
-        if spaced(self.cur.bytes, self.cur.pos, b"\"arguments\":") {
-            self.function_head_sorted_in(
-                obj,
-                name,
-                arguments,
-                b"\"arguments\": \"",
-                b", \"name\": \"",
-            )
-        } else {
-            self.function_head_sorted_in(obj, name, arguments, b"\"arguments\":\"", b",\"name\":\"")
-        }
+        in_style!(self, b"\"arguments\":", |
+            KEY = b"\"arguments\":\"",
+            NAME = b",\"name\":\"",
+        | self.function_head_sorted_in(obj, name, arguments, KEY, NAME))
     }
 
     /// [`Parser::function_head_sorted`] in one style: `key` up to the arguments' opening
@@ -513,5 +504,24 @@ impl<'a> Parser<'a, '_> {
         // As the general loop, past the colon: whitespace before the value.
         self.cur.skip_ws();
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{find, python_len, python_style};
+
+    /// The spaced literals built from the compact spelling are the ones Python writes.
+    #[test]
+    fn python_style_spaces_each_colon_and_comma() {
+        const REST: &[u8] = b"\",\"type\":\"function\",\"function\":{";
+        let spaced: [u8; python_len(REST)] = python_style(REST);
+        assert_eq!(&spaced, b"\", \"type\": \"function\", \"function\": {");
+        assert_eq!(find(REST, b"function\""), 10);
+        assert_eq!(find(&spaced, b"function\""), 12);
+        let key: [u8; python_len(b"\"content\":")] = python_style(b"\"content\":");
+        assert_eq!(&key, b"\"content\": ");
+        let none: [u8; python_len(b"\"")] = python_style(b"\"");
+        assert_eq!(&none, b"\"");
     }
 }
