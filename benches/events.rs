@@ -557,6 +557,7 @@ fn configure(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallT
 }
 
 fn main() {
+    common::warm_allocator();
     let profile = common::Profile::from_env();
     let mut c = Criterion::default().configure_from_args();
     let stream = gen_stream(EVENTS, 0x5EED_A6E1_0000_0008);

@@ -147,6 +147,7 @@ fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
 }
 
 fn main() {
+    common::warm_allocator();
     let work = std::env::var("AGUI_ICOUNT").unwrap_or_else(|_| "chat".into());
     let runs: usize = std::env::var("AGUI_ICOUNT_RUNS")
         .ok()

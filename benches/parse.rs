@@ -31,6 +31,7 @@ const CHAT_MESSAGES: &[usize] = &[10, 1_000, 20_000];
 const STATE_MB: &[usize] = &[1, 4, 16];
 
 fn main() {
+    common::warm_allocator();
     let profile = common::Profile::from_env();
     let mut c = criterion::Criterion::default().configure_from_args();
     // Media documents have few branches to learn (a handful of strings): one document.

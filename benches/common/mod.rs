@@ -17,6 +17,25 @@ use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
 use corpus::Corpus;
 use peers::{Body, Peer};
 
+/// Puts glibc's allocator in the state of a long-running server's: blocks up to 32 MiB come
+/// from the heap, not from a fresh `mmap` each (`M_MMAP_THRESHOLD`), and the heap is not
+/// handed back to the kernel below 64 MiB (`M_TRIM_THRESHOLD`). Without it the peers that
+/// allocate per parse pay for it by the process's history: glibc moves both thresholds as
+/// blocks come and go, and in one process a parse's buffers were mapped, faulted in and
+/// unmapped every time (simd-json owned on `chat_heavy_sorted/1000`: 1 229-1 263 µs a parse;
+/// 984-1 019 µs with the thresholds fixed; sonic-rs and ours the same either way; single core,
+/// 2026-12-07). Ours parses into a reused arena and allocates nothing. Each bench's `main`
+/// calls this first; elsewhere it does nothing.
+pub fn warm_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only sets the allocator's parameters; it is called before any
+    // thread of the bench starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
+    }
+}
+
 /// How much to run: set from `AGUI_BENCH_QUICK` and criterion's own mode.
 #[derive(Clone, Debug)]
 pub struct Profile {
