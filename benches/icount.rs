@@ -17,7 +17,9 @@
 //! on the same documents: timed side by side with ours by `benches/abtime.sh`), `chat_simd`,
 //! `chat_py_simd` and `chat_sorted_simd` (simd-json into the owned model, with the copy it
 //! needs: the fastest typed peer on sorted keys), `state`
-//! (`state_heavy/1MB`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the events
+//! (`state_heavy/1MB`), `state_serde` and `state_sonic` (the same document into the parse
+//! bench's borrowed model, `state` and `forwardedProps` left raw: serde_json's `&RawValue`,
+//! the state target's peer, and sonic-rs's `LazyValue`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the events
 //! bench, `SseDecoder` + `EventSlot::parse`, the arena reset after each), `events_sorted` (the
 //! same frames with their keys sorted, `type` last), `events_by_value` (the same with
 //! `Event::parse`, the event moved out of its `Result`, as `events` was measured up to the
@@ -122,6 +124,18 @@ fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
                 n += r.messages.len();
                 black_box(&r);
             }
+            "state_serde" => {
+                let r = common::peers::borrowed::serde_json_raw::parse(black_box(input))
+                    .expect("serde_json");
+                n += r.messages.len();
+                black_box(&r);
+            }
+            "state_sonic" => {
+                let r =
+                    common::peers::borrowed::sonic_lazy::parse(black_box(input)).expect("sonic-rs");
+                n += r.messages.len();
+                black_box(&r);
+            }
             "chat_simd" | "chat_py_simd" | "chat_sorted_simd" => {
                 // As the parse bench's `simd_json_owned`: simd-json rewrites its input, so it
                 // parses a copy (a memcpy of 0.4 MB: about 18 µs at the parse bench's
@@ -188,7 +202,7 @@ fn input_of(work: &str, variant: u64) -> Vec<u8> {
         "chat_sorted" | "chat_sorted_decode" | "chat_sorted_sonic" | "chat_sorted_simd" => {
             corpus::chat_heavy_sorted(1_000, variant).bytes
         }
-        "state" => corpus::state_heavy(1).bytes,
+        "state" | "state_serde" | "state_sonic" => corpus::state_heavy(1).bytes,
         "media" => corpus::media_heavy(1).bytes,
         "events" | "events_by_value" => {
             common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008 ^ variant << 32).bytes
