@@ -19,12 +19,15 @@
 //! needs: the fastest typed peer on sorted keys), `state`
 //! (`state_heavy/1MB`), `state_serde` and `state_sonic` (the same document into the parse
 //! bench's borrowed model, `state` and `forwardedProps` left raw: serde_json's `&RawValue`,
-//! the state target's peer, and sonic-rs's `LazyValue`), `media` (`media_heavy/1MB`), `events` (20 000 SSE frames of the events
-//! bench, `SseDecoder` + `EventSlot::parse`, the arena reset after each), `events_sorted` (the
-//! same frames with their keys sorted, `type` last), `events_by_value` (the same with
-//! `Event::parse`, the event moved out of its `Result`, as `events` was measured up to the
-//! fourth pass), `proto_up` (`SseToProto` over 5 000 events of the proto bench, as SSE),
-//! `proto_down` (`ProtoToSse` over the same events as protobuf frames), `proto_view`
+//! the state target's peer, and sonic-rs's `LazyValue`), `media` (`media_heavy/1MB`), `events`
+//! (20 000 SSE frames of the events bench, `SseDecoder` + `EventSlot::parse`, the arena reset
+//! after each), `events_sorted` (the same frames with their keys sorted, `type` last),
+//! `events_sonic` and `events_sorted_sonic` (the events target's peer on those frames: sonic-rs
+//! into a `Value` per `data:` line, its `type` read, as the events bench's `sonic-rs Value`),
+//! `events_by_value` (the same as `events` with `Event::parse`, the event moved out of its
+//! `Result`, as `events` was measured up to the fourth pass), `proto_up` (`SseToProto` over
+//! 5 000 events of the proto bench, as SSE), `proto_down` (`ProtoToSse` over the same events as
+//! protobuf frames), `proto_view`
 //! (`FrameDecoder` + `ProtoEvent::decode` of those frames, for scale).
 //!
 //! `AGUI_ICOUNT_RUNS` (default 1) repeats it. `AGUI_ICOUNT_DOCS=N` (default 1) takes N documents
@@ -74,6 +77,17 @@ fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
                 n += common::event_stream::each_event(input, arena, |ev| {
                     black_box(ev);
                 });
+            }
+            "events_sonic" | "events_sorted_sonic" => {
+                // As the events bench's `sonic-rs Value`: each `data:` line into a `Value`,
+                // its `type` read.
+                use sonic_rs::JsonValueTrait;
+                let lines = input.split(|&b| b == b'\n');
+                for line in lines.filter_map(|l| l.strip_prefix(b"data: ")) {
+                    let v: sonic_rs::Value = sonic_rs::from_slice(black_box(line)).expect("JSON");
+                    black_box(v.get("type").and_then(|t| t.as_str()).expect("a type"));
+                    n += 1;
+                }
             }
             "events_by_value" => {
                 let mut decoder = SseDecoder::new(SseOptions::default());
@@ -204,10 +218,10 @@ fn input_of(work: &str, variant: u64) -> Vec<u8> {
         }
         "state" | "state_serde" | "state_sonic" => corpus::state_heavy(1).bytes,
         "media" => corpus::media_heavy(1).bytes,
-        "events" | "events_by_value" => {
+        "events" | "events_by_value" | "events_sonic" => {
             common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008 ^ variant << 32).bytes
         }
-        "events_sorted" => common::event_stream::sorted_stream(
+        "events_sorted" | "events_sorted_sonic" => common::event_stream::sorted_stream(
             &common::event_stream::gen_stream(20_000, 0x5EED_A6E1_0000_0008 ^ variant << 32).bytes,
         ),
         "proto_up" => proto_corpus::streams(&proto_corpus::corpus(), 5_000).0,
