@@ -65,7 +65,7 @@ use agui_wire::reducer::Reducer;
 use agui_wire::sse::{SseDecoder, SseOptions};
 use agui_wire::{Bump, Event, WriteJson};
 use common::alloc;
-use common::event_stream::{Counts, Ids, each_event, gen_stream, gen_stream_with};
+use common::event_stream::{Counts, Ids, data_lines, each_event, gen_stream, gen_stream_with};
 use criterion::{Criterion, SamplingMode, Throughput};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -133,13 +133,6 @@ fn ours_reduce(input: &[u8], arena: &mut Bump) -> (Counts, Reducer) {
         arena.reset();
     }
     (c, reducer)
-}
-
-/// The simple SSE split a serde_json user writes: `data: ` lines (one per frame here).
-fn data_lines(input: &[u8]) -> impl Iterator<Item = &[u8]> {
-    input
-        .split(|&b| b == b'\n')
-        .filter_map(|l| l.strip_prefix(b"data: "))
 }
 
 fn serde_value(input: &[u8]) -> Counts {

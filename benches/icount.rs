@@ -63,112 +63,103 @@ fn measured(work: &str, inputs: &[Vec<u8>], arena: &mut Bump, runs: usize) -> us
         .iter()
         .cycle()
         .take(runs)
-        .map(|input| run(work, input, arena, 1))
+        .map(|input| run(work, input, arena))
         .sum()
 }
 
+/// One run of `work` over `input`: the items it counted.
 #[inline(never)]
-fn run(work: &str, input: &[u8], arena: &mut Bump, runs: usize) -> usize {
+fn run(work: &str, input: &[u8], arena: &mut Bump) -> usize {
     let mut n = 0;
-    for _ in 0..runs {
-        arena.reset();
-        match work {
-            "events" | "events_sorted" => {
-                n += common::event_stream::each_event(input, arena, |ev| {
-                    black_box(ev);
-                });
+    arena.reset();
+    match work {
+        "events" | "events_sorted" => {
+            n += common::event_stream::each_event(input, arena, |ev| {
+                black_box(ev);
+            });
+        }
+        "events_sonic" | "events_sorted_sonic" => {
+            // As the events bench's `sonic-rs Value`: each `data:` line into a `Value`,
+            // its `type` read.
+            use sonic_rs::JsonValueTrait;
+            for line in common::event_stream::data_lines(input) {
+                let v: sonic_rs::Value = sonic_rs::from_slice(black_box(line)).expect("JSON");
+                black_box(v.get("type").and_then(|t| t.as_str()).expect("a type"));
+                n += 1;
             }
-            "events_sonic" | "events_sorted_sonic" => {
-                // As the events bench's `sonic-rs Value`: each `data:` line into a `Value`,
-                // its `type` read.
-                use sonic_rs::JsonValueTrait;
-                let lines = input.split(|&b| b == b'\n');
-                for line in lines.filter_map(|l| l.strip_prefix(b"data: ")) {
-                    let v: sonic_rs::Value = sonic_rs::from_slice(black_box(line)).expect("JSON");
-                    black_box(v.get("type").and_then(|t| t.as_str()).expect("a type"));
-                    n += 1;
-                }
+        }
+        "events_by_value" => {
+            let mut decoder = SseDecoder::new(SseOptions::default());
+            let mut feed = decoder.feed(input);
+            while let Some(frame) = feed.next() {
+                let frame = frame.expect("SSE frame");
+                let ev = Event::parse(frame.data, arena).expect("event");
+                black_box(&ev);
+                drop(ev);
+                n += 1;
+                arena.reset();
             }
-            "events_by_value" => {
-                let mut decoder = SseDecoder::new(SseOptions::default());
-                let mut feed = decoder.feed(input);
+        }
+        "proto_up" => {
+            let mut out = Vec::with_capacity(input.len());
+            let mut t = SseToProto::new(EncodeOptions::default());
+            for chunk in input.chunks(64 << 10) {
+                t.feed(chunk, &mut out).expect("SSE to proto");
+            }
+            t.finish(&mut out).expect("SSE to proto");
+            n += t.events() as usize;
+            black_box(&out);
+        }
+        "proto_down" => {
+            let mut out = Vec::with_capacity(input.len() * 2);
+            let mut t = ProtoToSse::new(DecodeOptions::default());
+            for chunk in input.chunks(64 << 10) {
+                t.feed(chunk, &mut out).expect("proto to SSE");
+            }
+            t.finish().expect("proto to SSE");
+            n += t.events() as usize;
+            black_box(&out);
+        }
+        "proto_view" => {
+            let mut frames = FrameDecoder::new(DecodeOptions::default());
+            for chunk in input.chunks(64 << 10) {
+                let mut feed = frames.feed(chunk);
                 while let Some(frame) = feed.next() {
-                    let frame = frame.expect("SSE frame");
-                    let ev = Event::parse(frame.data, arena).expect("event");
-                    black_box(&ev);
-                    drop(ev);
+                    let ev = ProtoEvent::decode(frame.expect("frame")).expect("event");
+                    black_box(ev.event_type());
                     n += 1;
-                    arena.reset();
                 }
             }
-            "proto_up" => {
-                let mut out = Vec::with_capacity(input.len());
-                let mut t = SseToProto::new(EncodeOptions::default());
-                for chunk in input.chunks(64 << 10) {
-                    t.feed(chunk, &mut out).expect("SSE to proto");
-                }
-                t.finish(&mut out).expect("SSE to proto");
-                n += t.events() as usize;
-                black_box(&out);
-            }
-            "proto_down" => {
-                let mut out = Vec::with_capacity(input.len() * 2);
-                let mut t = ProtoToSse::new(DecodeOptions::default());
-                for chunk in input.chunks(64 << 10) {
-                    t.feed(chunk, &mut out).expect("proto to SSE");
-                }
-                t.finish().expect("proto to SSE");
-                n += t.events() as usize;
-                black_box(&out);
-            }
-            "proto_view" => {
-                let mut frames = FrameDecoder::new(DecodeOptions::default());
-                for chunk in input.chunks(64 << 10) {
-                    let mut feed = frames.feed(chunk);
-                    while let Some(frame) = feed.next() {
-                        let ev = ProtoEvent::decode(frame.expect("frame")).expect("event");
-                        black_box(ev.event_type());
-                        n += 1;
-                    }
-                }
-            }
-            "chat_sonic" | "chat_py_sonic" | "chat_sorted_sonic" => {
-                let r =
-                    common::peers::borrowed::sonic_lazy::parse(black_box(input)).expect("sonic-rs");
-                n += r.messages.len();
-                black_box(&r);
-            }
-            "state_serde" => {
-                let r = common::peers::borrowed::serde_json_raw::parse(black_box(input))
-                    .expect("serde_json");
-                n += r.messages.len();
-                black_box(&r);
-            }
-            "state_sonic" => {
-                let r =
-                    common::peers::borrowed::sonic_lazy::parse(black_box(input)).expect("sonic-rs");
-                n += r.messages.len();
-                black_box(&r);
-            }
-            "chat_simd" | "chat_py_simd" | "chat_sorted_simd" => {
-                // As the parse bench's `simd_json_owned`: simd-json rewrites its input, so it
-                // parses a copy (a memcpy of 0.4 MB: about 18 µs at the parse bench's
-                // `limit_memcpy` rate of 24 GB/s, against its 1.2 ms a parse here).
-                let mut copy = black_box(input).to_vec();
-                let r = common::peers::simd_owned(&mut copy).expect("simd-json");
-                n += r.messages.len();
-                black_box(&r);
-            }
-            "chat_decode" | "chat_py_decode" | "chat_sorted_decode" => {
-                let r = RunAgentInput::parse(black_box(input), arena).expect("parse");
-                n += common::peers::agui_wire::decode_all(&r, arena);
-                black_box(&r);
-            }
-            _ => {
-                let r = RunAgentInput::parse(black_box(input), arena).expect("parse");
-                n += r.messages.len();
-                black_box(&r);
-            }
+        }
+        "chat_sonic" | "chat_py_sonic" | "chat_sorted_sonic" | "state_sonic" => {
+            let r = common::peers::borrowed::sonic_lazy::parse(black_box(input)).expect("sonic-rs");
+            n += r.messages.len();
+            black_box(&r);
+        }
+        "state_serde" => {
+            let r = common::peers::borrowed::serde_json_raw::parse(black_box(input))
+                .expect("serde_json");
+            n += r.messages.len();
+            black_box(&r);
+        }
+        "chat_simd" | "chat_py_simd" | "chat_sorted_simd" => {
+            // As the parse bench's `simd_json_owned`: simd-json rewrites its input, so it
+            // parses a copy (a memcpy of 0.4 MB: about 18 µs at the parse bench's
+            // `limit_memcpy` rate of 24 GB/s, against its 1.2 ms a parse here).
+            let mut copy = black_box(input).to_vec();
+            let r = common::peers::simd_owned(&mut copy).expect("simd-json");
+            n += r.messages.len();
+            black_box(&r);
+        }
+        "chat_decode" | "chat_py_decode" | "chat_sorted_decode" => {
+            let r = RunAgentInput::parse(black_box(input), arena).expect("parse");
+            n += common::peers::agui_wire::decode_all(&r, arena);
+            black_box(&r);
+        }
+        _ => {
+            let r = RunAgentInput::parse(black_box(input), arena).expect("parse");
+            n += r.messages.len();
+            black_box(&r);
         }
     }
     n
@@ -190,7 +181,7 @@ fn main() {
     let mut arena = Bump::new();
     // One run of each first so the arena has grown to its working size (a proxy reuses it).
     for input in &inputs {
-        run(&work, input, &mut arena, 1);
+        run(&work, input, &mut arena);
     }
     let started = std::time::Instant::now();
     let n = measured(&work, &inputs, &mut arena, runs);

@@ -6,6 +6,14 @@
 use agui_wire::sse::{SseDecoder, SseOptions};
 use agui_wire::{Bump, Event, EventSlot, ParseOptions};
 
+/// The simple SSE split a serde_json user writes, the peers' frame loop: the JSON of each
+/// `data: ` line of `input` (one line a frame in these streams).
+pub fn data_lines(input: &[u8]) -> impl Iterator<Item = &[u8]> {
+    input
+        .split(|&b| b == b'\n')
+        .filter_map(|l| l.strip_prefix(b"data: "))
+}
+
 /// agui-wire over an SSE stream as a proxy reads it: `SseDecoder`, `EventSlot::parse` on each
 /// frame (the event built where it stays), `seen` called on each event, the arena reset after
 /// each. Returns the number of events.
