@@ -67,21 +67,31 @@ pub fn must_parse(text: &str, what: &str) -> Value {
     }
 }
 
-/// Nesting depth of a value: 0 for a scalar, 1 for `[]` or `{}`, ... (iterative).
-pub fn depth(v: &Value) -> usize {
-    let mut max = 0;
-    let mut stack = vec![(v, 0usize)];
-    while let Some((v, d)) = stack.pop() {
-        match v {
-            Value::Array(a) => {
-                max = max.max(d + 1);
-                stack.extend(a.iter().map(|x| (x, d + 1)));
+/// Nesting depth of a JSON text: 0 for a scalar, 1 for `[]` or `{}`, ... Read from the bytes,
+/// not from serde_json's value, which keeps only the last of an object's duplicate keys: the
+/// subtrees of the others, which agui-wire reads (and keeps, in raw values), may nest deeper.
+/// `text` must be JSON (serde_json accepted it); inside strings, brackets do not count.
+pub fn depth(text: &[u8]) -> usize {
+    let (mut max, mut now) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for &b in text {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
             }
-            Value::Object(o) => {
-                max = max.max(d + 1);
-                stack.extend(o.values().map(|x| (x, d + 1)));
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                now += 1;
+                max = max.max(now);
             }
-            _ => max = max.max(d),
+            b']' | b'}' => now = now.saturating_sub(1),
+            _ => {}
         }
     }
     max
@@ -259,9 +269,14 @@ mod tests {
 
     #[test]
     fn depths() {
-        let v: Value = serde_json::from_str(r#"[1,{"a":[[]]},2]"#).unwrap();
-        assert_eq!(depth(&v), 4);
-        assert_eq!(depth(&Value::Null), 0);
+        assert_eq!(depth(br#"[1,{"a":[[]]},2]"#), 4);
+        assert_eq!(depth(b"null"), 0);
+        assert_eq!(depth(br#"["[[{\"\\", "]"]"#), 1);
+        // serde_json's value keeps the second `a` only (depth 2); the text nests deeper.
+        let dup = br#"{"a":{"b":{"c":[]}},"a":1}"#;
+        let v: Value = serde_json::from_slice(dup).unwrap();
+        assert_eq!(v["a"], 1);
+        assert_eq!(depth(dup), 4);
     }
 
     #[test]
