@@ -684,3 +684,39 @@ fn the_expected_length_is_only_a_hint() {
     }
     assert_eq!(shown(owned.finish().unwrap().input()), want);
 }
+
+/// A string that runs on over many chunks (the chunk-fed parser scans such bytes as it copies
+/// them): its end, an escape, a control byte, invalid UTF-8 or valid non-ASCII text placed at
+/// every offset around the 64-byte steps of a later chunk, for several chunk sizes: the same
+/// document or the same error as one-shot parsing.
+#[test]
+fn long_strings_scanned_as_they_are_copied() {
+    let specials: [&[u8]; 6] = [b"\"", b"\\n", b"\\u00e9", b"\x01", b"\xff", "é".as_bytes()];
+    for (head, tail) in [
+        (
+            &br#"{"threadId":"t","runId":"r","messages":[{"id":"1","role":"user","content":""#[..],
+            &br#""}]}"#[..],
+        ),
+        (
+            &br#"{"threadId":"t","runId":"r","messages":[],"x":""#[..],
+            &br#""}"#[..],
+        ),
+    ] {
+        for chunk in [1, 7, 64, 100, 300] {
+            for pos in (200..340).step_by(3) {
+                for special in specials {
+                    let mut doc = head.to_vec();
+                    let start = doc.len();
+                    doc.extend((0..600).map(|i| b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij+/"[i % 38]));
+                    doc.splice(
+                        start + pos..start + pos + special.len(),
+                        special.iter().copied(),
+                    );
+                    doc.extend_from_slice(tail);
+                    let cuts: Vec<usize> = (chunk..doc.len()).step_by(chunk).collect();
+                    same(&doc, &cuts);
+                }
+            }
+        }
+    }
+}

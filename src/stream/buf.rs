@@ -217,6 +217,29 @@ impl BodyBuf {
         raw.len += bytes.len();
     }
 
+    /// [`BodyBuf::extend_from_slice`] for bytes that continue a JSON string: scans them for
+    /// the string's end as they are copied (see [`copy_string_run`]), and returns the offset in
+    /// `bytes` of the first quote, backslash or control byte (`bytes.len()` if none) and whether
+    /// a byte from 0x80 may come before it.
+    ///
+    /// [`copy_string_run`]: crate::scanner::simd::copy::copy_string_run
+    pub(crate) fn extend_scanning_string(&self, bytes: &[u8]) -> (usize, bool) {
+        self.reserve(bytes.len());
+        // SAFETY: as in `extend_from_slice`, this is the only live reference to the `Raw`.
+        let raw = unsafe { &mut *self.raw.get() };
+        // SAFETY: `reserve` made `len + bytes.len() <= cap`: the `bytes.len()` bytes after the
+        // first `len` lie in the current block's unused part, which no slice handed out covers
+        // and `bytes` cannot overlap (see `extend_from_slice`). Uninitialised bytes are valid
+        // `MaybeUninit<u8>`s.
+        let spare: &mut [std::mem::MaybeUninit<u8>] = unsafe {
+            std::slice::from_raw_parts_mut(raw.ptr.as_ptr().add(raw.len).cast(), bytes.len())
+        };
+        let found = crate::scanner::simd::copy::copy_string_run(bytes, spare);
+        // `copy_string_run` wrote all of `spare` (as long as `bytes`).
+        raw.len += bytes.len();
+        found
+    }
+
     /// Makes room for at least `additional` more bytes in the current block.
     ///
     /// ```

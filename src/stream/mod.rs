@@ -361,9 +361,34 @@ impl<'b> BodyParser<'b> {
             }
             self.buf
                 .reserve_within(chunk.len(), self.opts.max_input_bytes);
+            let buf = self.buf;
+            if let Some(r) = self.in_long_string() {
+                // The chunk goes on with the string the last pass stopped in, scanned to its
+                // end (the last byte received): scan it as it is copied. `advance` then takes
+                // it from the first special byte, as it would have found it.
+                let base = buf.len();
+                let (k, non_ascii) = buf.extend_scanning_string(chunk);
+                r.string.at = base + k;
+                r.string.non_ascii |= non_ascii;
+                return self.advance();
+            }
         }
         self.buf.extend_from_slice(chunk);
         self.advance()
+    }
+
+    /// The string being scanned when the last chunk ended inside it, with no byte of it left
+    /// to scan (its plain run reached the end of the buffer), if there is one and no error is
+    /// pending.
+    #[inline]
+    fn in_long_string(&mut self) -> Option<&mut Resume> {
+        let len = self.buf.len();
+        if self.pending.is_some() || self.seen != len {
+            return None;
+        }
+        self.resume.as_deref_mut().filter(|r| {
+            matches!(r.stopped_in, Stopped::String) && !r.string.done && r.string.at == len
+        })
     }
 
     /// Parses on after bytes were appended to the buffer (by [`BodyBuf::extend_from_slice`]).

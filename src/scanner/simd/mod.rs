@@ -11,9 +11,12 @@
 //! - `avx512`: the escape-by-mask blocks ([`blocks_by_mask`]) in one 64-byte vector, chosen at
 //!   run time when the CPU has AVX-512 F, BW, VBMI and VBMI2 (the rest stays on AVX2 there).
 //!
+//! [`copy`] does the scan while copying (the chunk-fed parser's bytes inside a long string).
+//!
 //! The choice is made once and cached. Building with `--cfg agui_wire_force_scalar` (or
 //! under miri) uses the scalar kernel everywhere.
 
+pub(crate) mod copy;
 pub(crate) mod scalar;
 
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
