@@ -1,7 +1,8 @@
 //! The fast paths against their scalar twins, on the same bytes: every vector string kernel
 //! (AVX2, SSE2, the dispatching entry points, the 16-byte short-string look) against the
 //! portable scalar one at every position of the input (every 13th past the first 512
-//! bytes), and the short-string look of one-shot parsing against the general string scanner
+//! bytes) and the chunk-fed parser's scan-while-copying over the next 300 bytes, and the
+//! short-string look of one-shot parsing against the general string scanner
 //! there; the message and tool call readers' head templates against their general loops at
 //! each `{`;
 //! unescaping by runs against the byte-at-a-time unescaper; and

@@ -557,6 +557,25 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
             ));
         }
     }
+    // The scan while copying (the chunk-fed parser's), over the next 300 bytes at most (the
+    // fuzz target calls this at every offset): the same end, every byte copied.
+    let window = &bytes[from..(from + 300).min(bytes.len())];
+    let (w_end, w_na) = scalar::find_string_special(window, 0);
+    let w_na = w_na && window[..w_end].iter().any(|&b| b >= 0x80);
+    for (name, run) in [
+        ("copy", copy::copy_string_run as fn(&[u8], &mut [_]) -> _),
+        ("copy scalar", copy::scalar),
+    ] {
+        let mut dst = vec![std::mem::MaybeUninit::new(0u8); window.len()];
+        let (end, na) = run(window, &mut dst);
+        // SAFETY: every byte of `dst` was initialized (to 0, then maybe written over).
+        let copied = dst.iter().map(|b| unsafe { b.assume_init() });
+        if end != w_end || (w_na && !na) || !copied.eq(window.iter().copied()) {
+            return Err(format!(
+                "{name} from {from}: ({end}, {na}), scalar ({w_end}, {w_na}), or a byte not copied"
+            ));
+        }
+    }
     // The short-string look: the closing quote when it is the first special byte of the
     // 16-byte window, with exactly the non-ASCII bytes before it; nothing otherwise.
     let window_end = (from + 16).min(bytes.len());
