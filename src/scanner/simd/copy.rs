@@ -136,9 +136,11 @@ mod tests {
 
     #[test]
     fn every_special_at_every_offset() {
-        for len in [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200, 4096] {
+        // (A chunk's usual 4 KiB adds no path: the loop turns are the same past the second;
+        // valgrind in `.ci/run` runs these tests too.)
+        for len in [0, 1, 31, 32, 63, 64, 65, 127, 128, 129, 200] {
             check(&vec![b'Q'; len]);
-            for pos in 0..len.min(200) {
+            for pos in 0..len {
                 for special in [b'"', b'\\', 0u8, 0x1f, b'\n'] {
                     let mut v = vec![b'Q'; len];
                     v[pos] = special;
