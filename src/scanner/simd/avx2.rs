@@ -2,6 +2,18 @@
 
 use std::arch::x86_64::*;
 
+/// The quote, backslash and control bytes (below 0x20) of `v`, as lanes of 0xFF: the bytes
+/// that end a JSON string's plain run.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn special_bytes(v: __m256i) -> __m256i {
+    let q = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
+    let b = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
+    // v <= 0x1f (unsigned) exactly when min(v, 0x1f) == v.
+    let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v);
+    _mm256_or_si256(_mm256_or_si256(q, b), c)
+}
+
 /// See [`super::find_string_special`].
 ///
 /// Two loops. While every byte so far is ASCII (base64, most text), 256 bytes per turn are
@@ -19,9 +31,7 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
     let len = bytes.len();
     let mut i = from.min(len);
     let ptr = bytes.as_ptr();
-    let quote = _mm256_set1_epi8(b'"' as i8);
     let backslash = _mm256_set1_epi8(b'\\' as i8);
-    let ctrl_max = _mm256_set1_epi8(0x1f);
     let two = _mm256_set1_epi8(0x02);
     let loose_bound = _mm256_set1_epi8(0x21);
     let loose = |v: __m256i| -> __m256i {
@@ -62,13 +72,7 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
             i += 256;
         }
     }
-    let special = |v: __m256i| -> __m256i {
-        let q = _mm256_cmpeq_epi8(v, quote);
-        let b = _mm256_cmpeq_epi8(v, backslash);
-        // v <= 0x1f (unsigned) exactly when min(v, 0x1f) == v.
-        let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v);
-        _mm256_or_si256(_mm256_or_si256(q, b), c)
-    };
+    let special = special_bytes;
     let mut high = _mm256_setzero_si256();
     while i + 64 <= len {
         // SAFETY: `i + 64 <= len`, so both 32-byte loads lie inside `bytes`; unaligned loads
@@ -108,6 +112,55 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
     (end, seen | tail)
 }
 
+/// See [`super::copy::copy_string_run`]: 64 bytes a turn (loaded, stored, and tested in
+/// registers) until the first special byte, then the rest by `copy_nonoverlapping`.
+///
+/// # Safety
+/// The CPU must support AVX2, and `dst.len() == src.len()`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn copy_string_run(
+    src: &[u8],
+    dst: &mut [std::mem::MaybeUninit<u8>],
+) -> (usize, bool) {
+    debug_assert_eq!(src.len(), dst.len());
+    let n = src.len();
+    let (sp, dp) = (src.as_ptr(), dst.as_mut_ptr().cast::<u8>());
+    let mask = |v: __m256i| _mm256_movemask_epi8(v) as u32 as u64;
+    let mut high = _mm256_setzero_si256();
+    let mut i = 0;
+    let mut found = None;
+    while i + 64 <= n {
+        // SAFETY: `i + 64 <= n`, and `src` and `dst` are both `n` bytes long: both loads and
+        // both stores lie inside them; unaligned accesses are allowed.
+        let (a, b) = unsafe {
+            let a = _mm256_loadu_si256(sp.add(i).cast());
+            let b = _mm256_loadu_si256(sp.add(i + 32).cast());
+            _mm256_storeu_si256(dp.add(i).cast(), a);
+            _mm256_storeu_si256(dp.add(i + 32).cast(), b);
+            (a, b)
+        };
+        let m = mask(special_bytes(a)) | mask(special_bytes(b)) << 32;
+        if m != 0 {
+            let k = m.trailing_zeros();
+            // The sign bit of each byte is set exactly for the bytes >= 0x80.
+            let before = (mask(a) | mask(b) << 32) & ((1u64 << k) - 1) != 0;
+            found = Some((i + k as usize, before || mask(high) != 0));
+            i += 64;
+            break;
+        }
+        high = _mm256_or_si256(high, _mm256_or_si256(a, b));
+        i += 64;
+    }
+    // SAFETY: `i <= n`; the rest of `src` goes to the rest of `dst`, as long, and the two do
+    // not overlap (`dst` is `&mut`, so it overlaps nothing `src` covers).
+    unsafe { std::ptr::copy_nonoverlapping(sp.add(i), dp.add(i), n - i) };
+    if let Some(hit) = found {
+        return hit;
+    }
+    let (end, tail) = super::scalar::find_string_special(src, i);
+    (end, mask(high) != 0 || tail)
+}
+
 /// See [`super::special_mask`].
 ///
 /// # Safety
@@ -115,9 +168,6 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
     debug_assert!(at + 64 <= bytes.len());
-    let quote = _mm256_set1_epi8(b'"' as i8);
-    let backslash = _mm256_set1_epi8(b'\\' as i8);
-    let ctrl_max = _mm256_set1_epi8(0x1f);
     // SAFETY: the caller guarantees `at + 64 <= bytes.len()`, so both 32-byte loads lie inside
     // `bytes`; unaligned loads are allowed.
     let (a, b) = unsafe {
@@ -127,12 +177,7 @@ pub(crate) unsafe fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
             _mm256_loadu_si256(ptr.add(32) as *const __m256i),
         )
     };
-    let special = |v: __m256i| -> u64 {
-        let q = _mm256_cmpeq_epi8(v, quote);
-        let b = _mm256_cmpeq_epi8(v, backslash);
-        let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, ctrl_max), v);
-        _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(q, b), c)) as u32 as u64
-    };
+    let special = |v: __m256i| _mm256_movemask_epi8(special_bytes(v)) as u32 as u64;
     let mask = special(a) | (special(b) << 32);
     // The sign bit of each byte is set exactly for the bytes >= 0x80.
     let high =
