@@ -18,20 +18,27 @@
 
 mod capabilities;
 mod content;
+mod extra;
 mod input;
-mod json;
+mod list;
 mod message;
+mod raw_json;
+mod string;
 mod text;
 mod tree;
 mod unescape;
 
 pub use capabilities::*;
 pub use content::*;
+pub(crate) use extra::{EXTRA_BASE, ExtraParts};
+pub use extra::{Extra, Field};
 pub use input::*;
-#[allow(unused_imports)]
-pub(crate) use json::{EXTRA_BASE, ExtraParts, has_ws_outside_strings, minify_into};
-pub use json::{Extra, Field, JsonKind, List, RawJson, Str, escape_into};
+pub use list::List;
 pub use message::*;
+pub use raw_json::{JsonKind, RawJson};
+#[allow(unused_imports)]
+pub(crate) use raw_json::{has_ws_outside_strings, minify_into};
+pub use string::{Str, escape_into};
 pub(crate) use unescape::{unescape as unescape_fast, unescape_lossy, unescape_scalar};
 
 /// Conversion of a borrowed model value into one that owns its data (`'static`).

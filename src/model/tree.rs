@@ -9,7 +9,7 @@
 use bumpalo::Bump;
 use serde_json::{Map, Number, Value};
 
-use super::json::RawJson;
+use super::raw_json::RawJson;
 use super::unescape::unescape;
 use crate::error::{Error, ErrorKind, RawError, RawResult};
 use crate::scanner::Cursor;
