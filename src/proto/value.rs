@@ -260,8 +260,8 @@ fn word_needs_escape(w: u64) -> bool {
 }
 
 /// Appends `text` as a JSON string. Runs that need no escaping are found eight bytes at a time
-/// and copied whole; [`write_json_str_scalar`] is the byte-at-a-time twin the tests compare it
-/// with.
+/// and copied whole; `write_json_str_scalar` (test builds only) is the byte-at-a-time twin the
+/// tests compare it with.
 pub(crate) fn write_json_str(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
     out.reserve(bytes.len() + 2);

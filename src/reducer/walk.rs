@@ -277,7 +277,7 @@ pub(crate) fn write<'a>(v: &'a Json, mut push: impl FnMut(Piece<'a>)) {
     });
 }
 
-/// A piece of JSON text for [`write`].
+/// A piece of JSON text for [`write()`].
 pub(crate) enum Piece<'a> {
     /// Punctuation or a literal.
     Raw(&'static [u8]),

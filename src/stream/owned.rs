@@ -2,7 +2,7 @@
 //! [`OwnedBodyParser`] (`Send + 'static`) and [`ParsedBody`] (`Send + Sync + 'static`).
 //!
 //! Each keeps its [`BodyBuf`] (or the whole body as [`Bytes`]) and its [`Bump`] arena in one
-//! heap block beside the parser or document that borrows them (a [`self_cell`] pair), so the
+//! heap block beside the parser or document that borrows them (a [`self_cell`](mod@self_cell) pair), so the
 //! value can be moved, held across `.await`s and sent to another task without copying the
 //! body or re-parsing it.
 
