@@ -63,6 +63,8 @@ mod schema;
 mod serde_impl;
 pub mod sse;
 pub mod stream;
+#[cfg(test)]
+mod test_support;
 pub mod writer;
 
 pub use bumpalo::Bump;

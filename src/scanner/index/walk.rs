@@ -815,7 +815,7 @@ mod tests {
     fn random_documents_in_passes() {
         let mut r = Rng(0x2545_F491_4F6C_DD1D);
         let mut n = 0;
-        while n < 150 {
+        while n < crate::test_support::rounds(150) {
             let doc = random_doc(&mut r);
             if doc.len() < crate::scanner::index::INDEX_MIN {
                 continue;

@@ -394,7 +394,7 @@ fn text_string_matches_the_per_bit_loop() {
         rng ^= rng << 17;
         rng
     };
-    for round in 0..300 {
+    for round in 0..crate::test_support::rounds(300) {
         let mut v = b"\"".to_vec();
         v.extend(std::iter::repeat_n(b'a', round % 70));
         while v.len() < 260 {
