@@ -239,28 +239,32 @@ impl Default for RawJson<'_> {
     }
 }
 
-/// Whitespace outside strings in a validated JSON text?
-pub(crate) fn has_ws_outside_strings(b: &[u8]) -> bool {
+/// The offset of the first byte of `text` (validated JSON) outside its strings for which
+/// `stop` says so (each string's quotes count as outside), if any.
+pub(crate) fn find_outside_strings(text: &[u8], mut stop: impl FnMut(u8) -> bool) -> Option<usize> {
     let mut in_str = false;
     let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
+    while i < text.len() {
+        let c = text[i];
         if in_str {
             match c {
                 b'\\' => i += 1,
                 b'"' => in_str = false,
                 _ => {}
             }
-        } else {
-            match c {
-                b'"' => in_str = true,
-                b' ' | b'\t' | b'\n' | b'\r' => return true,
-                _ => {}
-            }
+        } else if c == b'"' {
+            in_str = true;
+        } else if stop(c) {
+            return Some(i);
         }
         i += 1;
     }
-    false
+    None
+}
+
+/// Whitespace outside strings in a validated JSON text?
+pub(crate) fn has_ws_outside_strings(b: &[u8]) -> bool {
+    find_outside_strings(b, |c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')).is_some()
 }
 
 /// Appends `text` (a validated JSON value) to `out` with the whitespace outside strings removed.
@@ -309,6 +313,15 @@ fn eq_ignoring_ws(a: &[u8], b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outside_strings() {
+        let text = br#"{"a b":"x\" y","c":[ 1]}"#;
+        assert_eq!(find_outside_strings(text, |c| c == b' '), Some(20));
+        assert_eq!(find_outside_strings(text, |c| c == b'y'), None);
+        assert!(has_ws_outside_strings(text));
+        assert!(!has_ws_outside_strings(br#"{"a b":"\\"}"#));
+    }
 
     #[test]
     fn raw_eq_ignores_ws() {

@@ -91,32 +91,17 @@ impl RawJson<'_> {
 /// The offset of the first bracket that opens level `max + 1` of `text` (valid JSON), if any.
 fn too_deep(text: &[u8], max: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_str = false;
-    let mut i = 0;
-    while i < text.len() {
-        let c = text[i];
-        if in_str {
-            match c {
-                b'\\' => i += 1,
-                b'"' => in_str = false,
-                _ => {}
-            }
-        } else {
-            match c {
-                b'"' => in_str = true,
-                b'[' | b'{' => {
-                    depth += 1;
-                    if depth > max {
-                        return Some(i);
-                    }
-                }
-                b']' | b'}' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
+    super::raw_json::find_outside_strings(text, |c| match c {
+        b'[' | b'{' => {
+            depth += 1;
+            depth > max
         }
-        i += 1;
-    }
-    None
+        b']' | b'}' => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        _ => false,
+    })
 }
 
 /// A container being built: an array's items, or an object's entries and the key whose value
