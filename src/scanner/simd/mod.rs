@@ -81,7 +81,7 @@ pub(crate) const BLOCK: usize = 64;
 
 /// The masks of a whole 64-byte block for the string scanner's escape-by-mask path: bit `k`
 /// is byte `at + k`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Masks {
     /// Quotes and control bytes (below 0x20).
     pub(crate) ends: u64,

@@ -83,18 +83,7 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, usize, u64) {
 /// See [`super::string_masks`]: the portable version, and the reference the tests hold the
 /// others to. The caller guarantees `at + 64 <= bytes.len()`.
 pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
-    let mut out = super::Masks {
-        ends: 0,
-        quote: 0,
-        backslash: 0,
-        high: 0,
-        not_two: 0,
-        u: 0,
-        hex: 0,
-        d: 0,
-        high_half: 0,
-        low_half: 0,
-    };
+    let mut out = super::Masks::default();
     // For bytes below 0x80: the top bit of `v + (0x80 - lo)` is set when `v >= lo`, and that
     // of `v + (0x7f - hi)` when `v > hi`; no sum leaves its byte (high bytes are masked out).
     let within = |v: u64, lo: u8, hi: u8| {

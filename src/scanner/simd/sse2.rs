@@ -85,18 +85,7 @@ pub(crate) fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
 /// compares); the caller guarantees `at + 64 <= bytes.len()`.
 pub(crate) fn string_masks(bytes: &[u8], at: usize) -> super::Masks {
     assert!(at + 64 <= bytes.len());
-    let mut out = super::Masks {
-        ends: 0,
-        quote: 0,
-        backslash: 0,
-        high: 0,
-        not_two: 0,
-        u: 0,
-        hex: 0,
-        d: 0,
-        high_half: 0,
-        low_half: 0,
-    };
+    let mut out = super::Masks::default();
     // SAFETY: SSE2 is always available on x86_64; the four 16-byte loads cover
     // `bytes[at..at + 64]`, inside the slice by the assertion above; unaligned loads are allowed.
     unsafe {

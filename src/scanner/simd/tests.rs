@@ -314,18 +314,7 @@ fn escapes_match_the_byte_loop() {
 }
 
 fn reference_string_masks(bytes: &[u8], at: usize) -> Masks {
-    let mut m = Masks {
-        ends: 0,
-        quote: 0,
-        backslash: 0,
-        high: 0,
-        not_two: 0,
-        u: 0,
-        hex: 0,
-        d: 0,
-        high_half: 0,
-        low_half: 0,
-    };
+    let mut m = Masks::default();
     for (k, &b) in bytes[at..at + BLOCK].iter().enumerate() {
         m.ends |= u64::from(b == b'"' || b < 0x20) << k;
         m.quote |= u64::from(b == b'"') << k;
