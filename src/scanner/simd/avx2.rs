@@ -2,16 +2,16 @@
 
 use std::arch::x86_64::*;
 
-/// The quote, backslash and control bytes (below 0x20) of `v`, as lanes of 0xFF: the bytes
-/// that end a JSON string's plain run.
+/// The quote, backslash and control bytes (below 0x20) of `v`, the bytes that end a JSON
+/// string's plain run, as a mask (bit `k`: byte `k`).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn special_bytes(v: __m256i) -> __m256i {
+fn special_bits(v: __m256i) -> u64 {
     let q = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'"' as i8));
     let b = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8));
     // v <= 0x1f (unsigned) exactly when min(v, 0x1f) == v.
     let c = _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8(0x1f)), v);
-    _mm256_or_si256(_mm256_or_si256(q, b), c)
+    _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(q, b), c)) as u32 as u64
 }
 
 /// See [`super::find_string_special`].
@@ -72,7 +72,6 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
             i += 256;
         }
     }
-    let special = special_bytes;
     let mut high = _mm256_setzero_si256();
     while i + 64 <= len {
         // SAFETY: `i + 64 <= len`, so both 32-byte loads lie inside `bytes`; unaligned loads
@@ -84,8 +83,7 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
             )
         };
         high = _mm256_or_si256(high, _mm256_or_si256(a, b));
-        let m = (_mm256_movemask_epi8(special(a)) as u32 as u64)
-            | ((_mm256_movemask_epi8(special(b)) as u32 as u64) << 32);
+        let m = special_bits(a) | special_bits(b) << 32;
         if m != 0 {
             return (
                 i + m.trailing_zeros() as usize,
@@ -98,7 +96,7 @@ pub(crate) unsafe fn find_string_special(bytes: &[u8], from: usize) -> (usize, b
         // SAFETY: `i + 32 <= len`, so the load lies inside `bytes`.
         let a = unsafe { _mm256_loadu_si256(ptr.add(i) as *const __m256i) };
         high = _mm256_or_si256(high, a);
-        let m = _mm256_movemask_epi8(special(a)) as u32;
+        let m = special_bits(a);
         if m != 0 {
             return (
                 i + m.trailing_zeros() as usize,
@@ -139,7 +137,7 @@ pub(crate) unsafe fn copy_string_run(
             _mm256_storeu_si256(dp.add(i + 32).cast(), b);
             (a, b)
         };
-        let m = mask(special_bytes(a)) | mask(special_bytes(b)) << 32;
+        let m = special_bits(a) | special_bits(b) << 32;
         if m != 0 {
             let k = m.trailing_zeros();
             // The sign bit of each byte is set exactly for the bytes >= 0x80.
@@ -177,8 +175,7 @@ pub(crate) unsafe fn special_mask(bytes: &[u8], at: usize) -> (u64, u64) {
             _mm256_loadu_si256(ptr.add(32) as *const __m256i),
         )
     };
-    let special = |v: __m256i| _mm256_movemask_epi8(special_bytes(v)) as u32 as u64;
-    let mask = special(a) | (special(b) << 32);
+    let mask = special_bits(a) | special_bits(b) << 32;
     // The sign bit of each byte is set exactly for the bytes >= 0x80.
     let high =
         (_mm256_movemask_epi8(a) as u32 as u64) | ((_mm256_movemask_epi8(b) as u32 as u64) << 32);
