@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn run(args: &[&str], stdin: &str) -> Output {
+fn run(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_agui-wire"))
         .args(args)
         .stdin(Stdio::piped())
@@ -15,7 +15,7 @@ fn run(args: &[&str], stdin: &str) -> Output {
         .stdin
         .take()
         .unwrap()
-        .write_all(stdin.as_bytes())
+        .write_all(stdin.as_ref())
         .unwrap();
     child.wait_with_output().unwrap()
 }
@@ -130,7 +130,7 @@ fn a_last_event_without_its_blank_line_is_read_as_the_client_reads_it() {
     for tail in ["data: {\"type\":\"RAW\",\"event\":2}", "data: {\"type\":"] {
         let out = run(
             &["events", "--strict-sse", "-"],
-            &format!("data: {{\"type\":\"RAW\",\"event\":1}}\n\n{tail}"),
+            format!("data: {{\"type\":\"RAW\",\"event\":1}}\n\n{tail}"),
         );
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         assert_eq!(text(&out.stdout), "{\"type\":\"RAW\",\"event\":1}\n");
@@ -310,46 +310,28 @@ data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n";
 #[test]
 fn protobuf_streams_print_the_same_lines_as_sse() {
     let run_sse = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/run.sse");
-    let bin = env!("CARGO_BIN_EXE_agui-wire");
-    let proto = Command::new(bin)
-        .args(["transcode", "--to", "proto", run_sse])
-        .output()
-        .unwrap();
+    let proto = run(&["transcode", "--to", "proto", run_sse], "");
     assert_eq!(proto.status.code(), Some(0), "{}", text(&proto.stderr));
     assert_eq!(
         proto.stdout.first(),
         Some(&0),
         "a protobuf stream starts with 0"
     );
-    let from_sse = Command::new(bin)
-        .args(["events", run_sse])
-        .output()
-        .unwrap();
-    for args in [&["events", "-"][..], &["events", "--reduce", "-"][..]] {
-        let mut child = Command::new(bin)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(&proto.stdout)
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-        let expected = if args.len() == 2 {
-            from_sse.stdout.clone()
+    for reduce in [false, true] {
+        let flags: &[&str] = if reduce {
+            &["events", "--reduce"]
         } else {
-            Command::new(bin)
-                .args(["events", "--reduce", run_sse])
-                .output()
-                .unwrap()
-                .stdout
+            &["events"]
         };
-        assert_eq!(text(&out.stdout), text(&expected));
+        let out = run(&[flags, &["-"]].concat(), &proto.stdout);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let expected = run(&[flags, &[run_sse]].concat(), "");
+        assert_eq!(
+            expected.status.code(),
+            Some(0),
+            "{}",
+            text(&expected.stderr)
+        );
+        assert_eq!(text(&out.stdout), text(&expected.stdout));
     }
 }
