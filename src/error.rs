@@ -149,6 +149,69 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// Which of three kinds of fault an [`ErrorKind`] is, for callers that answer each its own way
+/// (a proxy: `400` for [`Syntax`](ErrorClass::Syntax) and [`Protocol`](ErrorClass::Protocol),
+/// `413` for [`Limit`](ErrorClass::Limit)). `Copy`, `Send` and `Sync`.
+///
+/// ```
+/// use agui_wire::{Bump, ErrorClass, ParseOptions, RunAgentInput};
+/// let arena = Bump::new();
+/// let class = |body: &[u8], options: &ParseOptions| {
+///     RunAgentInput::parse_with(body, &arena, options).unwrap_err().kind().class()
+/// };
+/// let strict = ParseOptions::default();
+/// assert_eq!(class(br#"{"threadId":"t",}"#, &strict), ErrorClass::Syntax);
+/// assert_eq!(class(br#"{"threadId":"t"}"#, &strict), ErrorClass::Protocol); // no runId
+/// let small = ParseOptions { max_input_bytes: 8, ..ParseOptions::default() };
+/// assert_eq!(class(br#"{"threadId":"t"}"#, &small), ErrorClass::Limit);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorClass {
+    /// The bytes are not JSON (RFC 8259): the grammar, UTF-8, escapes, numbers, literals.
+    Syntax,
+    /// A configured limit was reached ([`ParseOptions`](crate::ParseOptions)'s size, depth or
+    /// count limits): the document may be valid, but it is more than the caller accepts.
+    Limit,
+    /// Well-formed JSON that the AG-UI protocol rejects: a field missing, doubled, of the
+    /// wrong type, `null` where it may not be, or holding a value the protocol does not allow.
+    Protocol,
+}
+
+impl ErrorKind {
+    /// Which kind of fault this is (see [`ErrorClass`]).
+    ///
+    /// ```
+    /// use agui_wire::{ErrorClass, ErrorKind};
+    /// assert_eq!(ErrorKind::InvalidEscape.class(), ErrorClass::Syntax);
+    /// assert_eq!(ErrorKind::DepthLimitExceeded(64).class(), ErrorClass::Limit);
+    /// assert_eq!(ErrorKind::MissingField("runId").class(), ErrorClass::Protocol);
+    /// ```
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            ErrorKind::UnexpectedEof
+            | ErrorKind::UnexpectedByte { .. }
+            | ErrorKind::TrailingCharacters
+            | ErrorKind::ByteOrderMark
+            | ErrorKind::InvalidUtf8
+            | ErrorKind::ControlCharacterInString(_)
+            | ErrorKind::InvalidEscape
+            | ErrorKind::LoneSurrogate
+            | ErrorKind::InvalidNumber
+            | ErrorKind::InvalidLiteral => ErrorClass::Syntax,
+            ErrorKind::DepthLimitExceeded(_)
+            | ErrorKind::InputTooLarge { .. }
+            | ErrorKind::TooManyItems { .. } => ErrorClass::Limit,
+            ErrorKind::MissingField(_)
+            | ErrorKind::DuplicateField(_)
+            | ErrorKind::WrongType { .. }
+            | ErrorKind::NullNotAllowed(_)
+            | ErrorKind::UnknownVariant { .. }
+            | ErrorKind::InvalidValue { .. } => ErrorClass::Protocol,
+        }
+    }
+}
+
 fn show_byte(b: u8) -> String {
     if b.is_ascii_graphic() {
         format!("'{}'", b as char)

@@ -29,7 +29,7 @@
 //! | [`events`] | the 31 AG-UI event types: [`Event`], [`Event::parse`], written with [`WriteJson`] |
 //! | [`reducer`] | events to conversation: [`reducer::Reducer`] (messages and state, as the TypeScript client builds them); the order checks alone: [`reducer::EventOrder`] |
 //! | `scanner` | JSON lexing and validation; its SIMD string kernel with a scalar twin |
-//! | [`error`] | [`Error`]: kind, byte offset and JSON path |
+//! | [`error`] | [`Error`]: kind, byte offset and JSON path; [`ErrorClass`]: not JSON, over a limit, or against the protocol |
 //! | [`media`] | inline media: zero-copy base64 (SIMD, scalar twin), `data:` URLs, magic-byte sniffing |
 //! | [`stream`] | a body arriving in chunks: [`stream::BodyParser`] over an append-only [`stream::BodyBuf`]; for async tasks [`stream::OwnedBodyParser`] and the [`stream::ParsedBody`] it finishes into (both `Send`, `'static`) |
 //! | [`sse`] | Server-Sent Events framing: a chunk-fed, zero-copy decoder and an encoder |
@@ -69,7 +69,7 @@ pub mod writer;
 
 pub use bumpalo::Bump;
 pub use edit::{EditError, PartPath};
-pub use error::{Error, ErrorKind, json_path_at};
+pub use error::{Error, ErrorClass, ErrorKind, json_path_at};
 pub use events::*;
 pub use model::*;
 pub use parser::{ParseOptions, offset_in, validate_json};

@@ -1216,22 +1216,6 @@ fn reject_cases() -> Vec<RejectCase> {
         .collect()
 }
 
-fn is_json_syntax_error(kind: &ErrorKind) -> bool {
-    matches!(
-        kind,
-        ErrorKind::UnexpectedEof
-            | ErrorKind::UnexpectedByte { .. }
-            | ErrorKind::TrailingCharacters
-            | ErrorKind::ByteOrderMark
-            | ErrorKind::InvalidUtf8
-            | ErrorKind::ControlCharacterInString(_)
-            | ErrorKind::InvalidEscape
-            | ErrorKind::LoneSurrogate
-            | ErrorKind::InvalidNumber
-            | ErrorKind::InvalidLiteral
-    )
-}
-
 /// Whether the path of our error names the corpus's offending value. The mapping rules:
 ///
 /// 1. the same path;
@@ -1255,9 +1239,9 @@ fn path_matches(err: &Error, expected: &str, sdk_json_level: bool) -> bool {
         return true;
     }
     if expected.is_empty() {
-        return is_json_syntax_error(err.kind());
+        return err.kind().class() == ErrorClass::Syntax;
     }
-    if sdk_json_level && is_json_syntax_error(err.kind()) {
+    if sdk_json_level && err.kind().class() == ErrorClass::Syntax {
         return descends(ours, expected) || descends(expected, ours);
     }
     false

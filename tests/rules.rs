@@ -583,3 +583,75 @@ proptest! {
         }
     }
 }
+
+/// Each error has the class a caller answers it by ([`ErrorKind::class`]): every cut of a valid
+/// body is not JSON, every limit reached is a limit, and each rejected sample is a syntax fault
+/// when it is not JSON and a protocol fault when it is.
+#[test]
+fn error_classes() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/samples");
+    let arena = Bump::new();
+    let parse = |body: &[u8], opts: &ParseOptions| {
+        RunAgentInput::parse_with(body, &arena, opts).map(|_| ())
+    };
+    let strict = ParseOptions::default();
+
+    let body = std::fs::read(format!("{dir}/conversation.json")).unwrap();
+    let end = body.trim_ascii_end().len();
+    // Every byte of the first 2 KiB, then every 13th.
+    for cut in (0..end).filter(|&c| c < 2048 || c % 13 == 0) {
+        let e = parse(&body[..cut], &strict).unwrap_err();
+        assert_eq!(e.kind().class(), ErrorClass::Syntax, "cut at {cut}: {e}");
+    }
+
+    let limits = [
+        ParseOptions {
+            max_input_bytes: end - 1,
+            ..strict.clone()
+        },
+        ParseOptions {
+            max_depth: 2,
+            ..strict.clone()
+        },
+        ParseOptions {
+            max_messages: 1,
+            ..strict.clone()
+        },
+        ParseOptions {
+            max_list_items: 1,
+            ..strict.clone()
+        },
+    ];
+    for opts in &limits {
+        let e = parse(&body, opts).unwrap_err();
+        assert_eq!(e.kind().class(), ErrorClass::Limit, "{opts:?}: {e}");
+    }
+
+    let mut samples = 0;
+    for entry in std::fs::read_dir(format!("{dir}/invalid")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.to_string_lossy().into_owned();
+        let Some(stem) = name
+            .strip_suffix(".json")
+            .filter(|s| !s.ends_with(".expected"))
+        else {
+            continue;
+        };
+        let expected = std::fs::read_to_string(format!("{stem}.expected.json")).unwrap();
+        let expected: serde_json::Value = serde_json::from_str(&expected).unwrap();
+        if expected["kind"] != "RunAgentInput" {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let is_json = serde_json::from_slice::<serde_json::Value>(&bytes).is_ok();
+        let e = parse(&bytes, &strict).unwrap_err();
+        let want = if is_json {
+            ErrorClass::Protocol
+        } else {
+            ErrorClass::Syntax
+        };
+        assert_eq!(e.kind().class(), want, "{name}: {e}");
+        samples += 1;
+    }
+    assert!(samples >= 4, "only {samples} samples read");
+}

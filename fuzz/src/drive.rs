@@ -15,7 +15,7 @@
 
 use std::fmt::Debug;
 
-use agui_wire::{AgentCapabilities, Bump, Error, ErrorKind, ParseOptions, RunAgentInput};
+use agui_wire::{AgentCapabilities, Bump, Error, ErrorClass, ErrorKind, ParseOptions, RunAgentInput};
 use serde_json::Value;
 
 use crate::oracle::{self, SERDE_DEPTH, Verdict};
@@ -75,19 +75,7 @@ impl<'a> Document<'a> for AgentCapabilities<'a> {
 
 /// Whether `kind` says the bytes are not JSON (as opposed to JSON the protocol rejects).
 pub fn is_grammar(kind: &ErrorKind) -> bool {
-    matches!(
-        kind,
-        ErrorKind::UnexpectedEof
-            | ErrorKind::UnexpectedByte { .. }
-            | ErrorKind::TrailingCharacters
-            | ErrorKind::ByteOrderMark
-            | ErrorKind::InvalidUtf8
-            | ErrorKind::ControlCharacterInString(_)
-            | ErrorKind::InvalidEscape
-            | ErrorKind::LoneSurrogate
-            | ErrorKind::InvalidNumber
-            | ErrorKind::InvalidLiteral
-    )
+    kind.class() == ErrorClass::Syntax
 }
 
 /// Whether `e` is an `InvalidEscape` at a `\\u` escape whose digits hold a byte that is not a

@@ -2,7 +2,7 @@
 //! `{"error": "...", "path": "...", "offset": N}` with `413` for a crossed limit and `400` for
 //! an invalid document.
 
-use agui_wire::{Error, ErrorKind};
+use agui_wire::{Error, ErrorClass, ErrorKind};
 
 /// A refused request body: the status to answer with and what to say. `Send + Sync`.
 ///
@@ -40,10 +40,8 @@ impl Rejection {
     /// assert_eq!(Rejection::from_parse(&e).status, 413);
     /// ```
     pub fn from_parse(e: &Error) -> Rejection {
-        let status = match e.kind() {
-            ErrorKind::InputTooLarge { .. }
-            | ErrorKind::DepthLimitExceeded(_)
-            | ErrorKind::TooManyItems { .. } => 413,
+        let status = match e.kind().class() {
+            ErrorClass::Limit => 413,
             _ => 400,
         };
         Rejection {
