@@ -153,6 +153,69 @@ fn messages_snapshot_applied_twice() {
 }
 
 #[test]
+fn snapshot_tool_results_moved_back_to_their_calls() {
+    // One message calling the same id N times, then a user turn, then N results, all
+    // displaced: each finds its call by a pointer that only moves back.
+    let r =
+        linear("displaced results of one id", 1000, |n| {
+            let calls: Vec<String> = (0..n)
+                .map(|_| {
+                    r#"{"id":"c","type":"function","function":{"name":"f","arguments":""}}"#.into()
+                })
+                .collect();
+            let mut msgs = vec![
+                format!(
+                    r#"{{"id":"a","role":"assistant","toolCalls":[{}]}}"#,
+                    calls.join(",")
+                ),
+                r#"{"id":"u","role":"user","content":"next"}"#.to_owned(),
+            ];
+            msgs.extend((0..n).map(|i| {
+                format!(r#"{{"id":"t{i}","role":"tool","toolCallId":"c","content":"r"}}"#)
+            }));
+            let snap = format!(
+                r#"{{"type":"MESSAGES_SNAPSHOT","messages":[{}]}}"#,
+                msgs.join(",")
+            );
+            vec![RS.into(), snap]
+        });
+    let ids: Vec<&str> = r
+        .messages()
+        .iter()
+        .map(|m| m.get("id").and_then(Json::as_str).unwrap())
+        .collect();
+    assert_eq!((ids[0], ids[1], ids[ids.len() - 1]), ("a", "t0", "u"));
+    // N turns, each a call, its result displaced to the end, and reasoning messages that the
+    // result goes before: each flush looks at its own turn's reasoning only.
+    let r = linear("displaced results of many turns", 500, |n| {
+        let mut msgs = Vec::new();
+        for i in 0..n {
+            msgs.push(format!(
+                r#"{{"id":"a{i}","role":"assistant","toolCalls":[{{"id":"c{i}","type":"function","function":{{"name":"f","arguments":""}}}}]}}"#
+            ));
+            msgs.push(format!(
+                r#"{{"id":"r{i}","role":"reasoning","content":"why"}}"#
+            ));
+        }
+        msgs.push(r#"{"id":"u","role":"user","content":"next"}"#.to_owned());
+        msgs.extend((0..n).map(|i| {
+            format!(r#"{{"id":"t{i}","role":"tool","toolCallId":"c{i}","content":"r"}}"#)
+        }));
+        let snap = format!(
+            r#"{{"type":"MESSAGES_SNAPSHOT","messages":[{}]}}"#,
+            msgs.join(",")
+        );
+        vec![RS.into(), snap]
+    });
+    let ids: Vec<&str> = r
+        .messages()
+        .iter()
+        .map(|m| m.get("id").and_then(Json::as_str).unwrap())
+        .collect();
+    assert_eq!(&ids[..4], ["a0", "t0", "r0", "a1"]);
+}
+
+#[test]
 fn many_open_steps_messages_and_tool_calls() {
     linear("open steps", 2000, |n| {
         let mut ev = vec![RS.to_owned()];

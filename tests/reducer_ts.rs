@@ -1,7 +1,7 @@
 //! The reducer against the official TypeScript client on the same streams.
 //!
-//! Installs `@ag-ui/client@1.0.0` with npm into `<target>/agui-ts-client` (once; later runs
-//! reuse it), runs `tests/ts/reduce.mjs` there, which applies every stream with the client's own
+//! Installs `@ag-ui/client@1.0.4` (and its peer `zod`) with npm into
+//! `<target>/agui-ts-client` (once; later runs reuse it), runs `tests/ts/reduce.mjs` there, which applies every stream with the client's own
 //! `runAgent` pipeline, and compares the messages and state it ends with (or the index of the
 //! event it fails at) with agui-wire's [`Reducer`] with `keep_unknown_fields: false` (the client
 //! strips unknown fields). The test is skipped only when Node or npm is missing or the npm
@@ -21,7 +21,7 @@ use agui_wire::sse::SseReader;
 use agui_wire::{ParseOptions, WriteJson};
 use serde_json::Value;
 
-const CLIENT_VERSION: &str = "1.0.0";
+const CLIENT_VERSION: &str = "1.0.4";
 /// The name a skip is reported under.
 const TEST: &str = "reducer_ts (the reducer against @ag-ui/client)";
 
@@ -82,6 +82,8 @@ fn client_dir() -> Option<PathBuf> {
             "--fetch-retries=2",
             "--fetch-timeout=30000",
             &format!("@ag-ui/client@{CLIENT_VERSION}"),
+            // Its peer dependency since 1.0.4, pinned so that every run validates alike.
+            "zod@4.6.7",
         ])
         .current_dir(&dir)
         .output()
@@ -176,6 +178,7 @@ fn all_streams() -> Vec<(String, Vec<String>)> {
     } else {
         eprintln!("note: no conformance corpus at {}", events.display());
     }
+    streams.extend(snapshot_streams());
     match sse_frames(&samples_dir().join("run.sse")) {
         Some(frames) => streams.push(("samples/run.sse".into(), frames)),
         None => eprintln!("note: no samples/run.sse"),
@@ -264,6 +267,70 @@ fn reducer_matches_the_typescript_client() {
         streams.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Runs whose `MESSAGES_SNAPSHOT`s put tool results anywhere: before their call, in their
+/// call's turn, after later turns, with calls of one id made twice, among reasoning and
+/// activity messages (the client, from 1.0.4, moves displaced results back to their call).
+fn snapshot_streams() -> Vec<(String, Vec<String>)> {
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut streams = Vec::new();
+    let mut id = 0;
+    for s in 0..400 {
+        let mut events = vec![reducer_streams::RS.to_owned()];
+        for _ in 0..1 + next(2) {
+            let mut messages = Vec::new();
+            for _ in 0..1 + next(10) {
+                id += 1;
+                let call = |k: u64| format!("c{}", k + 1);
+                let m = match next(10) {
+                    0 | 1 => format!(r#"{{"id":"m{id}","role":"user","content":"q"}}"#),
+                    2..=4 => {
+                        let calls: Vec<String> = (0..next(4))
+                            .map(|_| {
+                                format!(
+                                    r#"{{"id":"{}","type":"function","function":{{"name":"f","arguments":"{{}}"}}}}"#,
+                                    call(next(3))
+                                )
+                            })
+                            .collect();
+                        format!(
+                            r#"{{"id":"m{id}","role":"assistant","toolCalls":[{}]}}"#,
+                            calls.join(",")
+                        )
+                    }
+                    5..=7 => {
+                        let answers = if next(8) == 0 {
+                            "c9".to_owned()
+                        } else {
+                            call(next(3))
+                        };
+                        format!(
+                            r#"{{"id":"m{id}","role":"tool","toolCallId":"{answers}","content":"r"}}"#
+                        )
+                    }
+                    8 => format!(r#"{{"id":"m{id}","role":"reasoning","content":"why"}}"#),
+                    _ => format!(
+                        r#"{{"id":"m{id}","role":"activity","activityType":"PLAN","content":{{}}}}"#
+                    ),
+                };
+                messages.push(m);
+            }
+            events.push(format!(
+                r#"{{"type":"MESSAGES_SNAPSHOT","messages":[{}]}}"#,
+                messages.join(",")
+            ));
+        }
+        events.push(reducer_streams::RF.to_owned());
+        streams.push((format!("snapshot pairing {s}"), events));
+    }
+    streams
 }
 
 /// `samples/` of the crate, or `$AGUI_SAMPLES_DIR`.

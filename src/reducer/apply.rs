@@ -464,7 +464,9 @@ impl Reducer {
                 kept.push(m.clone());
             }
         }
-        self.messages = kept;
+        // As @ag-ui/client 1.0.4: tool results the snapshot put after a later turn go back
+        // to the message that called for them.
+        self.messages = super::pairing::repair(kept);
         self.index.invalidate();
         Ok(())
     }

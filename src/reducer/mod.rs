@@ -1,5 +1,5 @@
 //! The event reducer: a run's events folded into the conversation (`messages`) and the shared
-//! `state`, the way the official TypeScript client (`@ag-ui/client` 1.0.0, `defaultApplyEvents`)
+//! `state`, the way the official TypeScript client (`@ag-ui/client` 1.0.4, `defaultApplyEvents`)
 //! builds them.
 //!
 //! ```
@@ -43,7 +43,9 @@
 //! - `MESSAGES_SNAPSHOT` replaces the messages with the snapshot's, keeping messages it does not
 //!   mention only when they are activity messages (and the snapshot carries none, or its
 //!   `metadata["@ag-ui/client"].authoritativeActivityTypes` does not claim their type) or
-//!   reasoning messages (and the snapshot carries none).
+//!   reasoning messages (and the snapshot carries none); then a tool result that stands after
+//!   a later turn than the assistant message whose call it answers moves back to that turn's
+//!   end, before its trailing reasoning messages (as the client does from 1.0.4).
 //! - `ACTIVITY_SNAPSHOT` creates or (unless `replace: false`) replaces an activity message;
 //!   `ACTIVITY_DELTA` patches its content.
 //! - `RUN_STARTED.input.messages` are appended when their id is new; `REASONING_ENCRYPTED_VALUE`
@@ -91,6 +93,7 @@ mod index;
 mod json;
 mod object;
 mod order;
+mod pairing;
 mod patch;
 mod stats;
 mod strip;
