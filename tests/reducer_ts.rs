@@ -43,6 +43,19 @@ fn tool_works(name: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// [`client_dir`] with `tests/ts/reduce.mjs` copied in, once for all the tests of this file
+/// (which run on parallel threads: one installs, the others wait for it).
+fn client() -> Option<&'static Path> {
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = client_dir()?;
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ts/reduce.mjs");
+        std::fs::copy(script, dir.join("reduce.mjs")).unwrap();
+        Some(dir)
+    })
+    .as_deref()
+}
+
 /// The folder holding `node_modules/@ag-ui/client`, installing it when needed; `None` (with a
 /// message) when that is impossible here.
 fn client_dir() -> Option<PathBuf> {
@@ -127,14 +140,14 @@ enum Outcome {
     Failed(Option<u64>, String),
 }
 
-fn ours(events: &[String]) -> Outcome {
+fn ours(events: &[String], opts: &ParseOptions) -> Outcome {
     let mut r = Reducer::with_options(ReduceOptions {
         keep_unknown_fields: false,
         ..ReduceOptions::default()
     });
     for text in events {
         // As the client reads it: list items with unknown variants dropped with a warning.
-        if let Err(e) = r.apply_json(text.as_bytes(), &ParseOptions::default()) {
+        if let Err(e) = r.apply_json(text.as_bytes(), opts) {
             return Outcome::Failed(Some(e.index() as u64), e.to_string());
         }
     }
@@ -189,12 +202,107 @@ fn all_streams() -> Vec<(String, Vec<String>)> {
 #[test]
 fn reducer_matches_the_typescript_client() {
     let streams = all_streams();
-    let Some(dir) = client_dir() else { return };
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ts/reduce.mjs"),
-        dir.join("reduce.mjs"),
-    )
-    .unwrap();
+    let Some(dir) = client() else { return };
+    compare(dir, &streams, &ParseOptions::default());
+}
+
+/// The client (from 1.0.4) reads `null` as absent in a fixed list of optional fields
+/// (`OPTIONAL_NULLS`: `rawEvent` and `subagentRunId` of any event, `RUN_STARTED.parentRunId`
+/// and `input`, `RUN_FINISHED.outcome` and its `pendingToolCallIds`, `RUN_ERROR.usage`,
+/// `TOOL_CALL_RESULT.role`, ...), with a warning; strict parsing rejects them, as the protocol
+/// says, and [`ParseOptions::lenient`] reads them as the client does.
+#[test]
+fn optional_nulls_read_as_the_client_reads_them() {
+    let rs = reducer_streams::RS;
+    let rf = reducer_streams::RF;
+    let cases: [(&str, Vec<&str>); 8] = [
+        (
+            "parentRunId",
+            vec![
+                r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","parentRunId":null}"#,
+                rf,
+            ],
+        ),
+        (
+            "input",
+            vec![
+                r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","input":null}"#,
+                rf,
+            ],
+        ),
+        (
+            "rawEvent",
+            vec![
+                r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","rawEvent":null}"#,
+                rf,
+            ],
+        ),
+        (
+            "subagentRunId",
+            vec![
+                rs,
+                r#"{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant","subagentRunId":null}"#,
+                r#"{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"hi"}"#,
+                r#"{"type":"TEXT_MESSAGE_END","messageId":"m1"}"#,
+                rf,
+            ],
+        ),
+        (
+            "tool result role",
+            vec![
+                rs,
+                r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#,
+                r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
+                r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"x","role":null}"#,
+                rf,
+            ],
+        ),
+        (
+            "run error usage",
+            vec![rs, r#"{"type":"RUN_ERROR","message":"boom","usage":null}"#],
+        ),
+        (
+            "outcome",
+            vec![
+                rs,
+                r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":null}"#,
+            ],
+        ),
+        (
+            "pendingToolCallIds",
+            vec![
+                rs,
+                r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"success","pendingToolCallIds":null}}"#,
+            ],
+        ),
+    ];
+    let streams: Vec<(String, Vec<String>)> = cases
+        .iter()
+        .map(|(name, evs)| {
+            (
+                format!("null {name}"),
+                evs.iter().map(|e| e.to_string()).collect(),
+            )
+        })
+        .collect();
+    for (name, events) in &streams {
+        assert!(
+            matches!(ours(events, &ParseOptions::default()), Outcome::Failed(..)),
+            "{name}: strict parsing took a null"
+        );
+    }
+    let Some(dir) = client() else { return };
+    let results = compare(dir, &streams, &ParseOptions::lenient());
+    assert!(
+        results.iter().all(|r| r.get("error").is_none()),
+        "the client rejected one: {results:?}"
+    );
+}
+
+/// Runs `streams` through the client and through our reducer (parsing with `opts`) and
+/// demands the same messages and state, or a failure at the same event; returns the client's
+/// results.
+fn compare(dir: &Path, streams: &[(String, Vec<String>)], opts: &ParseOptions) -> Vec<Value> {
     let mut input = String::from("[");
     for (i, (name, events)) in streams.iter().enumerate() {
         if i > 0 {
@@ -209,7 +317,7 @@ fn reducer_matches_the_typescript_client() {
     input.push(']');
     let mut child = Command::new("node")
         .arg("reduce.mjs")
-        .current_dir(&dir)
+        .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -241,7 +349,7 @@ fn reducer_matches_the_typescript_client() {
                 Outcome::Done(serde_json::json!({"messages": ts["messages"], "state": ts["state"]}))
             }
         };
-        match (ours(events), theirs) {
+        match (ours(events, opts), theirs) {
             (Outcome::Done(a), Outcome::Done(b)) if normalize(&a) == normalize(&b) => {
                 same_state += 1
             }
@@ -267,6 +375,7 @@ fn reducer_matches_the_typescript_client() {
         streams.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    results
 }
 
 /// Runs whose `MESSAGES_SNAPSHOT`s put tool results anywhere: before their call, in their

@@ -77,6 +77,13 @@
 //! - `THINKING_*` events (removed in 1.0) are ignored like any unknown event; the client
 //!   translates them to `REASONING_*` events with random ids.
 //! - Legacy `binary` content parts are kept as they are; the client upgrades them to media parts.
+//! - `null` in an optional field: the client (1.0.4) reads it as absent, with a warning, in a
+//!   fixed list of fields (`rawEvent` and `subagentRunId` of any event,
+//!   `RUN_STARTED.parentRunId` and `input`, `RUN_FINISHED.outcome` and its
+//!   `pendingToolCallIds`, `RUN_ERROR.usage`, `TOOL_CALL_RESULT.role`, among others) and
+//!   rejects it elsewhere. Events parsed with the default [`ParseOptions`] reject every such
+//!   `null`, as the protocol says; [`ParseOptions::lenient`] reads each one as absent, those
+//!   of the client's list included.
 //! - JSON Patch follows RFC 6902 where `fast-json-patch` is looser: array indices with leading
 //!   zeros or empty, and `move`/`copy` to an index past the end, are errors here.
 //! - Object members keep their insertion order; JavaScript lists integer-like keys (`"0"`,
