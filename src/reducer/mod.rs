@@ -1,6 +1,6 @@
 //! The event reducer: a run's events folded into the conversation (`messages`) and the shared
-//! `state`, the way the official TypeScript client (`@ag-ui/client` 1.0.4, `defaultApplyEvents`)
-//! builds them.
+//! `state`, the way the official TypeScript client (`@ag-ui/client`, `defaultApplyEvents`)
+//! builds them: checked against 1.0.4, with the differences listed below.
 //!
 //! ```
 //! use agui_wire::{Event, Bump, reducer::Reducer};
@@ -77,6 +77,10 @@
 //! - `THINKING_*` events (removed in 1.0) are ignored like any unknown event; the client
 //!   translates them to `REASONING_*` events with random ids.
 //! - Legacy `binary` content parts are kept as they are; the client upgrades them to media parts.
+//! - `TOOL_CALL_RESULT` is placed as `@ag-ui/client` 1.0.0 placed it: after the first assistant
+//!   message calling for it and the tool messages after that message, always as a new message.
+//!   1.0.4 replaces an earlier result with the same `messageId` and `toolCallId`, picks the
+//!   latest calling message with no result yet, and steps over activity messages too.
 //! - `null` in an optional field: the client (1.0.4) reads it as absent, with a warning, in a
 //!   fixed list of fields (`rawEvent` and `subagentRunId` of any event,
 //!   `RUN_STARTED.parentRunId` and `input`, `RUN_FINISHED.outcome` and its
