@@ -192,6 +192,7 @@ fn all_streams() -> Vec<(String, Vec<String>)> {
         eprintln!("note: no conformance corpus at {}", events.display());
     }
     streams.extend(snapshot_streams());
+    streams.extend(event_streams());
     match sse_frames(&samples_dir().join("run.sse")) {
         Some(frames) => streams.push(("samples/run.sse".into(), frames)),
         None => eprintln!("note: no samples/run.sse"),
@@ -438,6 +439,106 @@ fn snapshot_streams() -> Vec<(String, Vec<String>)> {
         }
         events.push(reducer_streams::RF.to_owned());
         streams.push((format!("snapshot pairing {s}"), events));
+    }
+    streams
+}
+
+/// Random runs of text, tool calls (parent or not), tool results (for any call, or one not
+/// started yet; new message ids, or the last message's when that is not a result), activity snapshots, reasoning and state deltas: where a result goes among
+/// the messages after its call (the client from 1.0.4 steps over activity messages there).
+fn event_streams() -> Vec<(String, Vec<String>)> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut streams = Vec::new();
+    for s in 0..300 {
+        let mut events = vec![reducer_streams::RS.to_owned()];
+        let (mut ids, mut calls) = (0, 0);
+        let mut results: Vec<String> = Vec::new();
+        for _ in 0..1 + next(12) {
+            let last = format!("m{}", ids.max(1));
+            match next(10) {
+                0 | 1 => {
+                    ids += 1;
+                    let role = if next(2) == 0 { "assistant" } else { "user" };
+                    events.push(format!(
+                        r#"{{"type":"TEXT_MESSAGE_START","messageId":"m{ids}","role":"{role}"}}"#
+                    ));
+                    events.push(format!(
+                        r#"{{"type":"TEXT_MESSAGE_CONTENT","messageId":"m{ids}","delta":"x"}}"#
+                    ));
+                    events.push(format!(
+                        r#"{{"type":"TEXT_MESSAGE_END","messageId":"m{ids}"}}"#
+                    ));
+                }
+                2..=4 => {
+                    // A fresh id each time: a second start of an ended call is a difference
+                    // of its own (see the reducer's module doc).
+                    calls += 1;
+                    let c = calls;
+                    let parent = if next(2) == 0 {
+                        String::new()
+                    } else {
+                        format!(r#","parentMessageId":"{last}""#)
+                    };
+                    events.push(format!(
+                        r#"{{"type":"TOOL_CALL_START","toolCallId":"c{c}","toolCallName":"f"{parent}}}"#
+                    ));
+                    events.push(format!(
+                        r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c{c}","delta":"{{}}"}}"#
+                    ));
+                    events.push(format!(r#"{{"type":"TOOL_CALL_END","toolCallId":"c{c}"}}"#));
+                }
+                5..=6 => {
+                    // A fresh message id unless it is not a result's already (1.0.4 replaces
+                    // a result with the same message and call ids: not followed yet).
+                    let id = if ids == 0 || next(2) == 0 || results.contains(&last) {
+                        ids += 1;
+                        format!("m{ids}")
+                    } else {
+                        last
+                    };
+                    results.push(id.clone());
+                    events.push(format!(
+                        r#"{{"type":"TOOL_CALL_RESULT","messageId":"{id}","toolCallId":"c{}","content":"r{}"}}"#,
+                        1 + next(calls + 1),
+                        next(10)
+                    ));
+                }
+                7 => {
+                    ids += 1;
+                    events.push(format!(
+                        r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"m{ids}","activityType":"PLAN","content":{{}}}}"#
+                    ));
+                }
+                8 => {
+                    ids += 1;
+                    let m = format!("m{ids}");
+                    events.push(format!(r#"{{"type":"REASONING_START","messageId":"{m}"}}"#));
+                    events.push(format!(
+                        r#"{{"type":"REASONING_MESSAGE_START","messageId":"{m}","role":"reasoning"}}"#
+                    ));
+                    events.push(format!(
+                        r#"{{"type":"REASONING_MESSAGE_CONTENT","messageId":"{m}","delta":"w"}}"#
+                    ));
+                    events.push(format!(
+                        r#"{{"type":"REASONING_MESSAGE_END","messageId":"{m}"}}"#
+                    ));
+                    events.push(format!(r#"{{"type":"REASONING_END","messageId":"{m}"}}"#));
+                }
+                _ => events.push(format!(
+                    r#"{{"type":"STATE_DELTA","delta":[{{"op":"add","path":"/k{}","value":{}}}]}}"#,
+                    next(4),
+                    next(6)
+                )),
+            }
+        }
+        events.push(reducer_streams::RF.to_owned());
+        streams.push((format!("event mix {s}"), events));
     }
     streams
 }

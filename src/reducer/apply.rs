@@ -95,8 +95,9 @@ impl Reducer {
                         self.push(msg);
                     }
                     Some((assistant, _)) => {
-                        // After the assistant message and the tool messages right after it;
-                        // a run of results for one message resumes where the last one went.
+                        // After the assistant message and the tool and activity messages right
+                        // after it (as the client from 1.0.4; 1.0.0 stepped over tool messages
+                        // only); a run of results for one message resumes where the last went.
                         let mut at = match self.last_result {
                             Some((a, next, len, generation))
                                 if a == assistant
@@ -107,11 +108,13 @@ impl Reducer {
                             }
                             _ => assistant + 1,
                         };
-                        while self
-                            .messages
-                            .get(at)
-                            .is_some_and(|m| m.get("role").and_then(Json::as_str) == Some("tool"))
-                        {
+                        while self.messages.get(at).is_some_and(|m| {
+                            !matches!(m, Json::Object(_))
+                                || matches!(
+                                    m.get("role").and_then(Json::as_str),
+                                    Some("tool" | "activity")
+                                )
+                        }) {
                             stats::tick(1);
                             at += 1;
                         }

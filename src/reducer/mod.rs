@@ -77,10 +77,11 @@
 //! - `THINKING_*` events (removed in 1.0) are ignored like any unknown event; the client
 //!   translates them to `REASONING_*` events with random ids.
 //! - Legacy `binary` content parts are kept as they are; the client upgrades them to media parts.
-//! - `TOOL_CALL_RESULT` is placed as `@ag-ui/client` 1.0.0 placed it: after the first assistant
-//!   message calling for it and the tool messages after that message, always as a new message.
-//!   1.0.4 replaces an earlier result with the same `messageId` and `toolCallId`, picks the
-//!   latest calling message with no result yet, and steps over activity messages too.
+//! - `TOOL_CALL_RESULT` is always a new message, after the first assistant message calling for
+//!   it and the tool and activity messages after that one. 1.0.4 replaces an earlier result
+//!   with the same `messageId` and `toolCallId`, and picks the latest calling message with no
+//!   result yet. A `TOOL_CALL_START` for an id whose call has ended appends to that call here
+//!   (as 1.0.0); 1.0.4 starts it afresh.
 //! - `null` in an optional field: the client (1.0.4) reads it as absent, with a warning, in a
 //!   fixed list of fields (`rawEvent` and `subagentRunId` of any event,
 //!   `RUN_STARTED.parentRunId` and `input`, `RUN_FINISHED.outcome` and its
