@@ -152,6 +152,22 @@ fn messages_snapshot_applied_twice() {
     assert_eq!(r.messages().len(), 4000);
 }
 
+/// A `MESSAGES_SNAPSHOT` of `messages` (JSON texts).
+fn snapshot(messages: &[String]) -> String {
+    format!(
+        r#"{{"type":"MESSAGES_SNAPSHOT","messages":[{}]}}"#,
+        messages.join(",")
+    )
+}
+
+/// The ids of the reducer's messages, in order.
+fn ids_of(r: &Reducer) -> Vec<&str> {
+    r.messages()
+        .iter()
+        .map(|m| m.get("id").and_then(Json::as_str).unwrap())
+        .collect()
+}
+
 #[test]
 fn snapshot_tool_results_moved_back_to_their_calls() {
     // One message calling the same id N times, then a user turn, then N results, all
@@ -173,17 +189,9 @@ fn snapshot_tool_results_moved_back_to_their_calls() {
             msgs.extend((0..n).map(|i| {
                 format!(r#"{{"id":"t{i}","role":"tool","toolCallId":"c","content":"r"}}"#)
             }));
-            let snap = format!(
-                r#"{{"type":"MESSAGES_SNAPSHOT","messages":[{}]}}"#,
-                msgs.join(",")
-            );
-            vec![RS.into(), snap]
+            vec![RS.into(), snapshot(&msgs)]
         });
-    let ids: Vec<&str> = r
-        .messages()
-        .iter()
-        .map(|m| m.get("id").and_then(Json::as_str).unwrap())
-        .collect();
+    let ids = ids_of(&r);
     assert_eq!((ids[0], ids[1], ids[ids.len() - 1]), ("a", "t0", "u"));
     // N turns, each a call, its result displaced to the end, and reasoning messages that the
     // result goes before: each flush looks at its own turn's reasoning only.
@@ -201,17 +209,9 @@ fn snapshot_tool_results_moved_back_to_their_calls() {
         msgs.extend((0..n).map(|i| {
             format!(r#"{{"id":"t{i}","role":"tool","toolCallId":"c{i}","content":"r"}}"#)
         }));
-        let snap = format!(
-            r#"{{"type":"MESSAGES_SNAPSHOT","messages":[{}]}}"#,
-            msgs.join(",")
-        );
-        vec![RS.into(), snap]
+        vec![RS.into(), snapshot(&msgs)]
     });
-    let ids: Vec<&str> = r
-        .messages()
-        .iter()
-        .map(|m| m.get("id").and_then(Json::as_str).unwrap())
-        .collect();
+    let ids = ids_of(&r);
     assert_eq!(&ids[..4], ["a0", "t0", "r0", "a1"]);
 }
 

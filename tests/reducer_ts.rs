@@ -379,17 +379,21 @@ fn compare(dir: &Path, streams: &[(String, Vec<String>)], opts: &ParseOptions) -
     results
 }
 
-/// Runs whose `MESSAGES_SNAPSHOT`s put tool results anywhere: before their call, in their
-/// call's turn, after later turns, with calls of one id made twice, among reasoning and
-/// activity messages (the client, from 1.0.4, moves displaced results back to their call).
-fn snapshot_streams() -> Vec<(String, Vec<String>)> {
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = |n: u64| {
+/// A small deterministic generator (xorshift): each call gives a number below its argument.
+fn rng(mut x: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         x % n
-    };
+    }
+}
+
+/// Runs whose `MESSAGES_SNAPSHOT`s put tool results anywhere: before their call, in their
+/// call's turn, after later turns, with calls of one id made twice, among reasoning and
+/// activity messages (the client, from 1.0.4, moves displaced results back to their call).
+fn snapshot_streams() -> Vec<(String, Vec<String>)> {
+    let mut next = rng(0x2545_F491_4F6C_DD1D);
     let mut streams = Vec::new();
     let mut id = 0;
     for s in 0..400 {
@@ -447,13 +451,7 @@ fn snapshot_streams() -> Vec<(String, Vec<String>)> {
 /// started yet; new message ids, or the last message's when that is not a result), activity snapshots, reasoning and state deltas: where a result goes among
 /// the messages after its call (the client from 1.0.4 steps over activity messages there).
 fn event_streams() -> Vec<(String, Vec<String>)> {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut next = rng(0x9E37_79B9_7F4A_7C15);
     let mut streams = Vec::new();
     for s in 0..300 {
         let mut events = vec![reducer_streams::RS.to_owned()];
