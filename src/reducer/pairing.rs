@@ -19,7 +19,7 @@
 //! Nothing moves when nothing is displaced, and the order of everything else is kept. Linear
 //! in the messages: each call and each result is looked at a bounded number of times.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::json::Json;
 use super::stats;
@@ -54,11 +54,10 @@ fn starts_turn(m: &Json) -> bool {
 /// Reorders `messages` by the rules above.
 pub(super) fn repair(messages: Vec<Json>) -> Vec<Json> {
     let mut calls: HashMap<&str, Calls> = HashMap::new();
-    // Ids in the order their first displaced result or orphan was met.
-    let mut displaced: Vec<(&str, Vec<usize>)> = Vec::new();
-    let mut displaced_at: HashMap<&str, usize> = HashMap::new();
-    let mut orphans: Vec<(&str, usize)> = Vec::new();
-    let mut orphan_seen: HashSet<&str> = HashSet::new();
+    // Per id: its displaced results, and its first orphan (ids are independent of each other,
+    // and each message's moved results are sorted below, so the maps' order does not matter).
+    let mut displaced: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut orphans: HashMap<&str, usize> = HashMap::new();
     let mut turn = usize::MAX;
     for (at, m) in messages.iter().enumerate() {
         stats::tick(1);
@@ -70,9 +69,7 @@ pub(super) fn repair(messages: Vec<Json>) -> Vec<Json> {
                 continue;
             };
             let Some(c) = calls.get_mut(id) else {
-                if orphan_seen.insert(id) {
-                    orphans.push((id, at));
-                }
+                orphans.entry(id).or_insert(at);
                 continue;
             };
             // Rule 2: the last run of calls is this turn's, and one of them is open.
@@ -82,11 +79,7 @@ pub(super) fn repair(messages: Vec<Json>) -> Vec<Json> {
                 c.open_from += 1;
                 c.open -= 1;
             } else if c.open > 0 {
-                let slot = *displaced_at.entry(id).or_insert_with(|| {
-                    displaced.push((id, Vec::new()));
-                    displaced.len() - 1
-                });
-                displaced[slot].1.push(at);
+                displaced.entry(id).or_default().push(at);
             }
         } else if starts_turn(m) {
             turn = at;
