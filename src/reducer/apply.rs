@@ -145,11 +145,8 @@ impl Reducer {
             Event::StateDelta(e) => {
                 let patch = self.patch_tree(&e.delta)?;
                 let limits = self.patch_limits(depth);
-                match patch::apply(&self.state, patch, self.state_bytes, &limits) {
-                    Ok((state, bytes)) => {
-                        self.state = state;
-                        self.state_bytes = bytes;
-                    }
+                match patch::apply(&mut self.state, patch, self.state_bytes, &limits) {
+                    Ok(bytes) => self.state_bytes = bytes,
                     Err(err) if err.reason == patch::TOO_LARGE => return Err(self.too_large()),
                     Err(err) => self.warn(index, format!("STATE_DELTA not applied: {err}")),
                 }
@@ -170,23 +167,44 @@ impl Reducer {
                 }
                 let patch = self.patch_tree(&e.patch)?;
                 let limits = self.patch_limits(depth.saturating_sub(2));
-                let empty = Json::object();
-                let base = self.messages[at].get("content").unwrap_or(&empty);
-                let result = patch::apply(base, patch, base.approx_size(), &limits);
+                let size = match self.activity_bytes.get(&id) {
+                    Some(&size) => size,
+                    None => self.messages[at]
+                        .get("content")
+                        .map_or(Json::object().approx_size(), Json::approx_size),
+                };
+                // In place (the patch undoes itself when it fails); a message without content
+                // gets the patched `{}` once the metadata is merged, as the client orders it.
+                let msg = &mut self.messages[at];
+                let (result, fresh) = match msg.get_mut("content") {
+                    Some(content) => (patch::apply(content, patch, size, &limits), None),
+                    None => {
+                        let mut content = Json::object();
+                        let result = patch::apply(&mut content, patch, size, &limits);
+                        (result, Some(content))
+                    }
+                };
                 if matches!(&result, Err(err) if err.reason == patch::TOO_LARGE) {
+                    self.activity_bytes.insert(id, size);
                     return Err(self.too_large());
                 }
                 Self::merge_metadata(&mut self.messages[at], meta);
-                match result.map(|(content, _)| content) {
-                    Ok(content) => {
+                match result {
+                    Ok(bytes) => {
                         let msg = &mut self.messages[at];
-                        msg.set("content", content);
+                        if let Some(content) = fresh {
+                            msg.set("content", content);
+                        }
                         msg.set("activityType", Json::String(text(&e.activity_type)));
+                        self.activity_bytes.insert(id, bytes);
                     }
-                    Err(err) => self.warn(
-                        index,
-                        format!("ACTIVITY_DELTA for {id:?} not applied: {err}"),
-                    ),
+                    Err(err) => {
+                        self.warn(
+                            index,
+                            format!("ACTIVITY_DELTA for {id:?} not applied: {err}"),
+                        );
+                        self.activity_bytes.insert(id, size);
+                    }
                 }
             }
             Event::RunStarted(e) => {
@@ -471,6 +489,7 @@ impl Reducer {
         // to the message that called for them.
         self.messages = super::pairing::repair(kept);
         self.index.invalidate();
+        self.activity_bytes = HashMap::new();
         Ok(())
     }
 
@@ -492,7 +511,13 @@ impl Reducer {
         if let Some(s) = &sub {
             fresh.set("subagentRunId", Json::String(s.clone()));
         }
-        let target = match self.find(&id) {
+        // The content is the event's own: measuring it costs what reading it did.
+        let bytes = content.approx_size();
+        let found = self.find(&id);
+        if found.is_none() || replace {
+            self.activity_bytes.insert(id.clone(), bytes);
+        }
+        let target = match found {
             None => Some(self.push(fresh)),
             Some(at)
                 if self.messages[at].get("role").and_then(Json::as_str) == Some("activity") =>

@@ -59,9 +59,11 @@
 //! checks alone, without messages or state, are [`EventOrder`].
 //!
 //! ## Bounds
-//! Every event costs time in proportion to its own size, plus, for `STATE_DELTA`, a copy of
-//! the state (the patch applies atomically, on a copy, as the client's does): objects are
-//! indexed by key, messages and tool calls by id, open streams live in hash sets. The state
+//! Every event costs time in proportion to its own size. A JSON Patch (`STATE_DELTA`,
+//! `ACTIVITY_DELTA`) applies atomically, as the client's does, but in place with an undo log,
+//! not on a copy of the document: it costs its own operations plus the size of what it removes,
+//! replaces or copies (and, for a patch that moves a value deeper, one walk of the result to
+//! check its depth). Objects are indexed by key, messages and tool calls by id, open streams live in hash sets. The state
 //! is bounded by [`ReduceOptions::max_state_bytes`], warnings by
 //! [`ReduceOptions::max_warnings`], nesting by [`ReduceOptions::max_depth`]; no operation
 //! recurses. One path stays proportional to the conversation: a `TOOL_CALL_RESULT` for a call
@@ -221,6 +223,10 @@ pub struct Reducer {
     last_result: Option<(usize, usize, usize, u64)>,
     failed: Option<ReduceError>,
     index: index::Index,
+    /// The [`Json::approx_size`] of activity messages' content, by message id, once an
+    /// `ACTIVITY_DELTA` or `ACTIVITY_SNAPSHOT` has measured it (so that a delta does not walk
+    /// the whole content again).
+    activity_bytes: HashMap<String, usize>,
 }
 
 /// Writes `{"messages":[...],"state":...}` as compact JSON.
@@ -282,6 +288,7 @@ impl Reducer {
             last_result: None,
             failed: None,
             index: index::Index::default(),
+            activity_bytes: HashMap::new(),
         }
     }
 
@@ -308,6 +315,7 @@ impl Reducer {
     pub fn with_messages(mut self, messages: Vec<Json>) -> Reducer {
         self.messages = messages;
         self.index.invalidate();
+        self.activity_bytes = HashMap::new();
         self
     }
 

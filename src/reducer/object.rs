@@ -49,7 +49,8 @@ impl Index {
 /// `JsonObject` is `Send + Sync`.
 #[derive(Default)]
 pub struct JsonObject {
-    /// The members; `None` is a removed member's hole (only in indexed objects).
+    /// The members; `None` is a removed member's hole (in indexed objects, and in any object
+    /// while a JSON Patch that removed the member may still be undone).
     slots: Vec<Option<(String, Json)>>,
     live: usize,
     index: Option<Box<Index>>,
@@ -229,6 +230,92 @@ impl JsonObject {
         }
     }
 
+    /// Removes member `key` and leaves a hole in its slot (so that [`put_back`](Self::put_back)
+    /// can restore the exact order): the slot, the key and the value. The holes stay until a
+    /// [`squeeze`](Self::squeeze).
+    pub(crate) fn take_slot(&mut self, key: &str) -> Option<(usize, String, Json)> {
+        let i = self.find(key)?;
+        if let Some(ix) = &mut self.index {
+            let h = ix.hash(key);
+            if let Ok(entry) = ix.table.find_entry(h, |&j| j == i) {
+                entry.remove();
+            }
+        }
+        let (k, v) = self.slots[i].take()?;
+        self.live -= 1;
+        Some((i, k, v))
+    }
+
+    /// Puts a member taken by [`take_slot`](Self::take_slot) back in its slot (still a hole:
+    /// the changes made since have been undone).
+    pub(crate) fn put_back(&mut self, slot: usize, key: String, value: Json) {
+        if !matches!(self.slots.get(slot), Some(None)) {
+            debug_assert!(false, "put_back into a slot that is not a hole");
+            return;
+        }
+        if let Some(ix) = &mut self.index {
+            let h = ix.hash(&key);
+            let (slots, hasher) = (&self.slots, &ix.hasher);
+            ix.table.insert_unique(h, slot, |&i| {
+                hasher.hash_one(slots[i].as_ref().map_or("", |(k, _)| k.as_str()))
+            });
+        }
+        self.slots[slot] = Some((key, value));
+        self.live += 1;
+    }
+
+    /// Removes the last slot's member (one just appended by [`insert`](Self::insert)) and
+    /// gives its value.
+    pub(crate) fn pop_last(&mut self) -> Option<Json> {
+        let (k, v) = self.slots.pop()??;
+        if let Some(ix) = &mut self.index {
+            let (h, at) = (ix.hash(&k), self.slots.len());
+            if let Ok(entry) = ix.table.find_entry(h, |&j| j == at) {
+                entry.remove();
+            }
+        }
+        self.live -= 1;
+        Some(v)
+    }
+
+    /// Squeezes out the holes when they outnumber the members (as [`remove`](Self::remove)
+    /// does), giving what [`unsqueeze`](Self::unsqueeze) needs to restore the slots.
+    pub(crate) fn squeeze(&mut self) -> Option<Squeezed> {
+        let holes = self.slots.len() - self.live;
+        if holes <= self.live.max(INDEX_FROM) {
+            return None;
+        }
+        stats::tick(self.slots.len() as u64);
+        let at = (self.slots.iter().enumerate())
+            .filter_map(|(i, s)| s.is_none().then_some(i))
+            .collect();
+        let indexed = self.index.is_some();
+        self.compact();
+        Some(Squeezed { holes: at, indexed })
+    }
+
+    /// Puts back the holes a [`squeeze`](Self::squeeze) took out (the members are the same
+    /// ones again: the changes made since have been undone).
+    pub(crate) fn unsqueeze(&mut self, squeezed: Squeezed) {
+        stats::tick((self.slots.len() + squeezed.holes.len()) as u64);
+        let mut members = std::mem::take(&mut self.slots).into_iter();
+        let total = self.live + squeezed.holes.len();
+        let mut holes = squeezed.holes.into_iter().peekable();
+        self.slots = (0..total)
+            .map(|i| match holes.peek() {
+                Some(&h) if h == i => {
+                    holes.next();
+                    None
+                }
+                _ => members.next().flatten(),
+            })
+            .collect();
+        self.index = None;
+        if squeezed.indexed || self.live > INDEX_FROM {
+            self.build_index();
+        }
+    }
+
     /// Squeezes out the holes and rebuilds the index.
     fn compact(&mut self) {
         self.slots.retain(Option::is_some);
@@ -324,6 +411,13 @@ impl JsonObject {
         }
         o
     }
+}
+
+/// The holes a [`JsonObject::squeeze`] took out, in slot order, and whether the object had its
+/// index.
+pub(crate) struct Squeezed {
+    holes: Vec<usize>,
+    indexed: bool,
 }
 
 /// The iterator of [`JsonObject::iter`].

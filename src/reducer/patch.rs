@@ -1,8 +1,9 @@
 //! RFC 6902 JSON Patch over the reducer's [`Json`] tree.
 //!
-//! A patch applies atomically: it runs on a copy of the document, which replaces the document
-//! only when every operation succeeded (as `fast-json-patch`'s `applyPatch` with validation on,
-//! the TypeScript client's choice). Behaviour follows RFC 6902 and RFC 6901:
+//! A patch applies atomically, as `fast-json-patch`'s `applyPatch` with validation on (the
+//! TypeScript client's choice): the document changes only when every operation succeeded. The
+//! client gets that by copying the document first; here the operations run in place and log
+//! how to undo each change, so a patch costs its own operations, not the document's size. Behaviour follows RFC 6902 and RFC 6901:
 //!
 //! - `add` needs the parent to exist; on an object it sets the member (replacing one of the
 //!   same name), on an array it inserts at an index `0..=len` or appends at `-`;
@@ -15,6 +16,7 @@
 //!   and the empty token as indices; agui-wire does not).
 
 use super::json::Json;
+use super::object::Squeezed;
 
 /// Why a patch could not be applied.
 ///
@@ -112,40 +114,143 @@ const NO_PATH: &str = "the path does not exist";
 const NO_PARENT: &str = "the parent of the path does not exist or is not a container";
 const BAD_INDEX: &str = "the array index is not valid here";
 
-fn add(doc: &mut Json, path: &[String], value: Json) -> Result<(), &'static str> {
+/// How to undo one change a patch made (see [`rollback`]). A value that is `None` is the one
+/// the undo just before took back (a `move` takes a value out and adds it elsewhere).
+enum Undo {
+    /// The whole document was replaced: put this one back.
+    Root(Option<Json>),
+    /// The value at the path was replaced: put this one back.
+    Value(Vec<String>, Json),
+    /// A new member was appended to the object at the path: take it off.
+    Appended(Vec<String>),
+    /// A member was taken out of the object at the path, leaving a hole in its slot.
+    Member(Vec<String>, usize, String, Option<Json>),
+    /// An element was inserted into the array at the path, at the index: take it out.
+    Inserted(Vec<String>, usize),
+    /// An element was removed from the array at the path, at the index: put it back.
+    Element(Vec<String>, usize, Option<Json>),
+    /// The holes of the object at the path were squeezed out: put them back.
+    Squeezed(Vec<String>, Squeezed),
+}
+
+/// Gives the value a [`take`] logged as carried to its undo (the value stays in the log until
+/// the patch is through).
+fn keep(log: &mut [Undo], value: Json) {
+    if let Some(Undo::Root(slot) | Undo::Member(.., slot) | Undo::Element(.., slot)) =
+        log.last_mut()
+    {
+        *slot = Some(value);
+    }
+}
+
+/// Adds `value` at `path`, logging how to undo it; on failure, gives the value back.
+fn add(
+    doc: &mut Json,
+    path: &[String],
+    value: Json,
+    log: &mut Vec<Undo>,
+) -> Result<(), (&'static str, Json)> {
     let Some((last, parent)) = path.split_last() else {
-        *doc = value;
+        log.push(Undo::Root(Some(std::mem::replace(doc, value))));
         return Ok(());
     };
     match get_mut(doc, parent) {
-        Some(obj @ Json::Object(_)) => {
-            obj.set(last, value);
+        Some(Json::Object(o)) => {
+            log.push(match o.insert(last.clone(), value) {
+                Some(old) => Undo::Value(path.to_vec(), old),
+                None => Undo::Appended(parent.to_vec()),
+            });
             Ok(())
         }
         Some(Json::Array(a)) => {
             let i = if last == "-" {
-                a.len()
+                Some(a.len())
             } else {
-                index(last, a.len(), true).ok_or(BAD_INDEX)?
+                index(last, a.len(), true)
+            };
+            let Some(i) = i else {
+                return Err((BAD_INDEX, value));
             };
             a.insert(i, value);
+            log.push(Undo::Inserted(parent.to_vec(), i));
             Ok(())
         }
-        _ => Err(NO_PARENT),
+        _ => Err((NO_PARENT, value)),
     }
 }
 
-fn remove(doc: &mut Json, path: &[String]) -> Result<Json, &'static str> {
+/// Takes the value at `path` out, logging how to put it back (the value itself is given to
+/// the log by [`keep`], or comes back from where a `move` put it).
+fn take(doc: &mut Json, path: &[String], log: &mut Vec<Undo>) -> Result<Json, &'static str> {
     let Some((last, parent)) = path.split_last() else {
+        log.push(Undo::Root(None));
         return Ok(std::mem::take(doc));
     };
     match get_mut(doc, parent) {
-        Some(obj @ Json::Object(_)) => obj.remove(last).ok_or(NO_PATH),
+        Some(Json::Object(o)) => {
+            if let Some(squeezed) = o.squeeze() {
+                log.push(Undo::Squeezed(parent.to_vec(), squeezed));
+            }
+            let (slot, key, v) = o.take_slot(last).ok_or(NO_PATH)?;
+            log.push(Undo::Member(parent.to_vec(), slot, key, None));
+            Ok(v)
+        }
         Some(Json::Array(a)) => {
             let i = index(last, a.len(), false).ok_or(NO_PATH)?;
+            log.push(Undo::Element(parent.to_vec(), i, None));
             Ok(a.remove(i))
         }
         _ => Err(NO_PATH),
+    }
+}
+
+/// Undoes the logged changes, last first, leaving `doc` as it was before the patch.
+fn rollback(doc: &mut Json, log: Vec<Undo>) {
+    let mut carried: Option<Json> = None;
+    for undo in log.into_iter().rev() {
+        super::stats::tick(1);
+        match undo {
+            Undo::Root(v) => {
+                let v = v.or_else(|| carried.take()).unwrap_or_default();
+                carried = Some(std::mem::replace(doc, v));
+            }
+            Undo::Value(path, old) => {
+                if let Some(slot) = get_mut(doc, &path) {
+                    carried = Some(std::mem::replace(slot, old));
+                }
+            }
+            Undo::Appended(parent) => {
+                if let Some(Json::Object(o)) = get_mut(doc, &parent) {
+                    carried = o.pop_last();
+                }
+            }
+            Undo::Member(parent, slot, key, v) => {
+                if let (Some(Json::Object(o)), Some(v)) =
+                    (get_mut(doc, &parent), v.or_else(|| carried.take()))
+                {
+                    o.put_back(slot, key, v);
+                }
+            }
+            Undo::Inserted(parent, i) => {
+                if let Some(Json::Array(a)) = get_mut(doc, &parent)
+                    && i < a.len()
+                {
+                    carried = Some(a.remove(i));
+                }
+            }
+            Undo::Element(parent, i, v) => {
+                if let (Some(Json::Array(a)), Some(v)) =
+                    (get_mut(doc, &parent), v.or_else(|| carried.take()))
+                {
+                    a.insert(i.min(a.len()), v);
+                }
+            }
+            Undo::Squeezed(path, squeezed) => {
+                if let Some(Json::Object(o)) = get_mut(doc, &path) {
+                    o.unsqueeze(squeezed);
+                }
+            }
+        }
     }
 }
 
@@ -172,7 +277,9 @@ pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, P
         max_depth,
         max_bytes: DEFAULT_MAX_BYTES,
     };
-    apply(doc, patch.clone(), doc.approx_size(), &limits).map(|(out, _)| out)
+    let mut out = doc.clone();
+    apply(&mut out, patch.clone(), doc.approx_size(), &limits)?;
+    Ok(out)
 }
 
 /// The bounds of [`apply`].
@@ -219,15 +326,33 @@ fn added_size(doc: &Json, path: &[String], v: &Json) -> (usize, usize) {
     }
 }
 
-/// Applies `patch` to a copy of `doc` (whose [`Json::approx_size`] is `size`), giving the
-/// result and its size, kept up to date operation by operation. The operations' values are moved out
-/// of `patch`, not copied; a `copy` is measured before it is made.
+/// Applies `patch` to `doc` (whose [`Json::approx_size`] is `size`) in place, giving the
+/// result's size, kept up to date operation by operation; when an operation fails, the changes
+/// made so far are undone and `doc` is as it was. The work is that of the operations (plus the
+/// sizes of the values they remove or replace), not a copy of the document. The operations'
+/// values are moved out of `patch`, not copied; a `copy` is measured before it is made.
 pub(crate) fn apply(
-    doc: &Json,
+    doc: &mut Json,
+    patch: Json,
+    size: usize,
+    limits: &Limits,
+) -> Result<usize, PatchError> {
+    let mut log = Vec::new();
+    let result = run(doc, patch, size, limits, &mut log);
+    if result.is_err() {
+        rollback(doc, log);
+    }
+    result
+}
+
+/// [`apply`]'s operations, logging how to undo each change.
+fn run(
+    out: &mut Json,
     mut patch: Json,
     mut size: usize,
     limits: &Limits,
-) -> Result<(Json, usize), PatchError> {
+    log: &mut Vec<Undo>,
+) -> Result<usize, PatchError> {
     let max_depth = limits.max_depth;
     let Json::Array(ops) = &mut patch else {
         return Err(PatchError {
@@ -236,7 +361,6 @@ pub(crate) fn apply(
             reason: "the patch is not an array",
         });
     };
-    let mut out = doc.clone();
     // What `copy` operations have copied so far: bounded by the size limit too, so that a
     // patch copying a big value in and out again cannot make work without end.
     let mut copied = 0usize;
@@ -290,33 +414,34 @@ pub(crate) fn apply(
             "add" => {
                 let v = value()?;
                 check_depth(&v)?;
-                let next = grow(size, added_size(&out, &path, &v))?;
-                add(&mut out, &path, v).map_err(err)?;
+                let next = grow(size, added_size(out, &path, &v))?;
+                add(out, &path, v, log).map_err(|(why, _)| err(why))?;
                 size = next;
             }
             "remove" => {
-                let gone = removed_size(&out, &path);
-                remove(&mut out, &path).map_err(err)?;
+                let gone = removed_size(out, &path);
+                let v = take(out, &path, log).map_err(err)?;
+                keep(log, v);
                 size = size.saturating_sub(gone);
             }
             "replace" => {
                 let v = value()?;
                 check_depth(&v)?;
-                let slot = get_mut(&mut out, &path).ok_or_else(|| err(NO_PATH))?;
+                let slot = get_mut(out, &path).ok_or_else(|| err(NO_PATH))?;
                 let next = grow(size, (v.approx_size(), slot.approx_size()))?;
-                *slot = v;
+                log.push(Undo::Value(path.clone(), std::mem::replace(slot, v)));
                 size = next;
             }
             "move" => {
                 let from = from()?;
                 if from == path {
-                    get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
+                    get(out, &from).ok_or_else(|| err("`from` does not exist"))?;
                     continue;
                 }
                 if path.len() > from.len() && path.starts_with(&from) {
                     return Err(err("a value cannot be moved into one of its children"));
                 }
-                get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
+                get(out, &from).ok_or_else(|| err("`from` does not exist"))?;
                 // The moved value is not walked (a patch may move a big value back and forth):
                 // its size goes with it, only the keys and a replaced value count, and the
                 // depth is checked once, on the result, if a move went deeper.
@@ -329,39 +454,48 @@ pub(crate) fn apply(
                     }
                     _ => 0,
                 };
-                let old_key = key_at(&out, &from);
-                let v = remove(&mut out, &from).map_err(err)?;
+                let old_key = key_at(out, &from);
+                let v = take(out, &from, log).map_err(err)?;
                 let replaced = match path.split_last() {
                     None => out.approx_size(),
-                    Some((last, parent)) => match get(&out, parent) {
+                    Some((last, parent)) => match get(out, parent) {
                         Some(Json::Object(o)) => o
                             .get(last)
                             .map_or(0, |old| old.approx_size() + super::walk::key_size(last)),
                         _ => 0,
                     },
                 };
-                let new_key = key_at(&out, &path);
-                let next = grow(size, (new_key, old_key.saturating_add(replaced)))?;
-                add(&mut out, &path, v).map_err(err)?;
+                let new_key = key_at(out, &path);
+                let next = match grow(size, (new_key, old_key.saturating_add(replaced))) {
+                    Ok(next) => next,
+                    Err(e) => {
+                        keep(log, v);
+                        return Err(e);
+                    }
+                };
+                if let Err((why, v)) = add(out, &path, v, log) {
+                    keep(log, v);
+                    return Err(err(why));
+                }
                 size = next;
             }
             "copy" => {
                 let from = from()?;
-                let src = get(&out, &from).ok_or_else(|| err("`from` does not exist"))?;
+                let src = get(out, &from).ok_or_else(|| err("`from` does not exist"))?;
                 check_depth(src)?;
                 // Measured before it is made: a copy past the limit allocates nothing.
-                let next = grow(size, added_size(&out, &path, src))?;
+                let next = grow(size, added_size(out, &path, src))?;
                 copied = copied.saturating_add(src.approx_size());
                 if copied > limits.max_bytes {
                     return Err(err(TOO_LARGE));
                 }
                 let v = src.clone();
-                add(&mut out, &path, v).map_err(err)?;
+                add(out, &path, v, log).map_err(|(why, _)| err(why))?;
                 size = next;
             }
             _ => {
                 let v = value()?;
-                let cur = get(&out, &path).ok_or_else(|| err(NO_PATH))?;
+                let cur = get(out, &path).ok_or_else(|| err(NO_PATH))?;
                 if *cur != v {
                     return Err(err("the test failed: the value differs"));
                 }
@@ -377,7 +511,7 @@ pub(crate) fn apply(
             reason: "the result would nest deeper than the limit",
         });
     }
-    Ok((out, size))
+    Ok(size)
 }
 
 #[cfg(test)]
@@ -520,5 +654,80 @@ mod tests {
         let deep = Json::parse(r#"[{"op":"add","path":"/b","value":[[[[1]]]]}]"#).unwrap();
         assert!(apply_patch(&doc, &deep, 4).is_err());
         assert!(apply_patch(&doc, &deep, 5).is_ok());
+    }
+
+    /// Random patches over small and indexed objects and arrays, each ending in an operation
+    /// that fails: the document must come back exactly (member order, and every key found
+    /// through the object's index again), however the operations before moved, removed,
+    /// replaced, copied or squeezed.
+    #[test]
+    fn a_failing_patch_undoes_every_change() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rng = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let keys: Vec<String> = (0..24).map(|i| format!("k{i}")).collect();
+        let doc_text = format!(
+            r#"{{"o":{{{}}},"s":{{"a":1,"b":[1,2,3]}},"l":[0,1,2,3,4,5],"k0":0}}"#,
+            keys.iter()
+                .enumerate()
+                .map(|(i, k)| format!(r#""{k}":{i}"#))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let paths = |rng: &mut dyn FnMut(usize) -> usize| -> String {
+            match rng(6) {
+                0 => format!("/o/k{}", rng(26)),
+                1 => ["/s/a", "/s/b", "/s/c", "/s/b/0", "/s/b/-"][rng(5)].to_owned(),
+                2 => format!("/l/{}", rng(8)),
+                3 => "/l/-".to_owned(),
+                4 => ["/o", "/s", "/l", "/k0", "/new"][rng(5)].to_owned(),
+                _ => format!("/k{}", rng(4)),
+            }
+        };
+        for round in 0..3000 {
+            let doc = Json::parse(&doc_text).unwrap();
+            let mut ops = Vec::new();
+            if round % 3 == 0 {
+                // Enough removals from the indexed object to squeeze its holes out.
+                let start = rng(24);
+                ops.extend(
+                    (0..14 + rng(8))
+                        .map(|j| format!(r#"{{"op":"remove","path":"/o/k{}"}}"#, (start + j) % 24)),
+                );
+            }
+            for _ in 0..rng(30) {
+                let path = paths(&mut rng);
+                let from = paths(&mut rng);
+                ops.push(match rng(6) {
+                    0 => format!(r#"{{"op":"add","path":"{path}","value":{{"v":{round}}}}}"#),
+                    1 => format!(r#"{{"op":"remove","path":"{path}"}}"#),
+                    2 => format!(r#"{{"op":"replace","path":"{path}","value":[{round}]}}"#),
+                    3 => format!(r#"{{"op":"move","from":"{from}","path":"{path}"}}"#),
+                    4 => format!(r#"{{"op":"copy","from":"{from}","path":"{path}"}}"#),
+                    _ => format!(r#"{{"op":"remove","path":"/o/k{}"}}"#, rng(24)),
+                });
+            }
+            ops.push(r#"{"op":"test","path":"","value":"never"}"#.to_owned());
+            let patch = Json::parse(&format!("[{}]", ops.join(","))).unwrap();
+            let mut out = doc.clone();
+            let limits = Limits {
+                max_depth: 64,
+                max_bytes: DEFAULT_MAX_BYTES,
+            };
+            assert!(apply(&mut out, patch, doc.approx_size(), &limits).is_err());
+            assert_eq!(out.to_string(), doc_text, "round {round}: {ops:?}");
+            let o = out.get("o").unwrap().as_object().unwrap();
+            for (i, k) in keys.iter().enumerate() {
+                assert_eq!(
+                    o.get(k).map(Json::to_string),
+                    Some(i.to_string()),
+                    "round {round}"
+                );
+            }
+        }
     }
 }
