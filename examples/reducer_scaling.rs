@@ -1,4 +1,4 @@
-//! Times the reducer on the hostile inputs of issue 12, each at N and 4N: a linear path takes
+//! Times the reducer on the hostile inputs of issue 12 (and the ones found since), each at N and 4N: a linear path takes
 //! about 4x as long at 4N, a quadratic one about 16x.
 //!
 //! ```text
@@ -151,6 +151,60 @@ fn stream(case: &str, n: usize) -> Vec<String> {
                 ops.join(",")
             ));
         }
+        "state-deltas-big-state" => {
+            // A state of n keys, then n one-operation deltas (each used to copy the state).
+            ev.push(format!(
+                r#"{{"type":"STATE_SNAPSHOT","snapshot":{}}}"#,
+                object(n, false)
+            ));
+            for i in 0..n {
+                ev.push(format!(r#"{{"type":"STATE_DELTA","delta":[{{"op":"replace","path":"/k0","value":{i}}}]}}"#));
+            }
+        }
+        "failing-deltas-big-state" => {
+            // The same with patches that remove a key, then fail and are undone.
+            ev.push(format!(
+                r#"{{"type":"STATE_SNAPSHOT","snapshot":{}}}"#,
+                object(n, false)
+            ));
+            for i in 0..n {
+                ev.push(format!(r#"{{"type":"STATE_DELTA","delta":[{{"op":"remove","path":"/k{i}"}},{{"op":"test","path":"/k0","value":"no"}}]}}"#));
+            }
+        }
+        "tool-results-after-later-messages" => {
+            // One early call, then n x (a user message, a result for that call).
+            ev.push(r#"{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}"#.into());
+            ev.push(r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#.into());
+            for i in 0..n {
+                ev.push(format!(
+                    r#"{{"type":"TEXT_MESSAGE_START","messageId":"u{i}","role":"user"}}"#
+                ));
+                ev.push(format!(
+                    r#"{{"type":"TEXT_MESSAGE_END","messageId":"u{i}"}}"#
+                ));
+                ev.push(format!(r#"{{"type":"TOOL_CALL_RESULT","messageId":"t{i}","toolCallId":"c","content":"r"}}"#));
+            }
+        }
+        "activity-replacing-messages" => {
+            // n x (a user message, an ACTIVITY_SNAPSHOT replacing it).
+            for i in 0..n {
+                ev.push(format!(
+                    r#"{{"type":"TEXT_MESSAGE_START","messageId":"m{i}","role":"user"}}"#
+                ));
+                ev.push(format!(
+                    r#"{{"type":"TEXT_MESSAGE_END","messageId":"m{i}"}}"#
+                ));
+                ev.push(format!(r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"m{i}","activityType":"PLAN","content":{{}}}}"#));
+            }
+        }
+        "snapshots-keeping-activity" => {
+            // n x (a new activity message, an empty MESSAGES_SNAPSHOT that keeps it): still
+            // quadratic (see README).
+            for i in 0..n {
+                ev.push(format!(r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"v{i}","activityType":"PLAN","content":{{}}}}"#));
+                ev.push(r#"{"type":"MESSAGES_SNAPSHOT","messages":[]}"#.into());
+            }
+        }
         _ => unreachable!(),
     }
     ev
@@ -194,6 +248,11 @@ fn main() {
         ("open-tool-calls", 10_000),
         ("tool-results-one-message", 2_500),
         ("state-delta-copy-doubling", 8),
+        ("state-deltas-big-state", 5_000),
+        ("failing-deltas-big-state", 5_000),
+        ("tool-results-after-later-messages", 5_000),
+        ("activity-replacing-messages", 5_000),
+        ("snapshots-keeping-activity", 2_000),
     ];
     println!(
         "{:<30} {:>7} {:>11} {:>11} {:>6}",

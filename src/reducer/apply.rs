@@ -38,7 +38,7 @@ impl Reducer {
                     self.warn(index, format!("{name}: no message with id {id:?}"));
                     return Ok(());
                 };
-                let target = &mut self.messages[at];
+                let target = &mut self.list()[at];
                 if target.get("role").and_then(Json::as_str) == Some("activity") {
                     self.warn(
                         index,
@@ -97,39 +97,8 @@ impl Reducer {
                     Some((assistant, _)) => {
                         // After the assistant message and the tool and activity messages right
                         // after it (as the client from 1.0.4; 1.0.0 stepped over tool messages
-                        // only); a run of results for one message resumes where the last went.
-                        let mut at = match self.last_result {
-                            Some((a, next, len, generation))
-                                if a == assistant
-                                    && len == self.messages.len()
-                                    && generation == self.index.generation() =>
-                            {
-                                next
-                            }
-                            _ => assistant + 1,
-                        };
-                        while self.messages.get(at).is_some_and(|m| {
-                            !matches!(m, Json::Object(_))
-                                || matches!(
-                                    m.get("role").and_then(Json::as_str),
-                                    Some("tool" | "activity")
-                                )
-                        }) {
-                            stats::tick(1);
-                            at += 1;
-                        }
-                        if at == self.messages.len() {
-                            self.push(msg);
-                        } else {
-                            self.messages.insert(at, msg);
-                            self.index.inserted(&self.messages, at);
-                        }
-                        self.last_result = Some((
-                            assistant,
-                            at + 1,
-                            self.messages.len(),
-                            self.index.generation(),
-                        ));
+                        // only), placed there without moving the later ones (see `list.rs`).
+                        self.list().place_result(assistant, msg);
                     }
                 }
             }
@@ -158,7 +127,7 @@ impl Reducer {
                 let Some(at) = self.find(&id) else {
                     return Ok(());
                 };
-                if self.messages[at].get("role").and_then(Json::as_str) != Some("activity") {
+                if self.list()[at].get("role").and_then(Json::as_str) != Some("activity") {
                     self.warn(
                         index,
                         format!("ACTIVITY_DELTA: message {id:?} is not an activity message"),
@@ -169,13 +138,13 @@ impl Reducer {
                 let limits = self.patch_limits(depth.saturating_sub(2));
                 let size = match self.activity_bytes.get(&id) {
                     Some(&size) => size,
-                    None => self.messages[at]
+                    None => self.list()[at]
                         .get("content")
                         .map_or(Json::object().approx_size(), Json::approx_size),
                 };
                 // In place (the patch undoes itself when it fails); a message without content
                 // gets the patched `{}` once the metadata is merged, as the client orders it.
-                let msg = &mut self.messages[at];
+                let msg = &mut self.list()[at];
                 let (result, fresh) = match msg.get_mut("content") {
                     Some(content) => (patch::apply(content, patch, size, &limits), None),
                     None => {
@@ -188,10 +157,10 @@ impl Reducer {
                     self.activity_bytes.insert(id, size);
                     return Err(self.too_large());
                 }
-                Self::merge_metadata(&mut self.messages[at], meta);
+                Self::merge_metadata(&mut self.list()[at], meta);
                 match result {
                     Ok(bytes) => {
-                        let msg = &mut self.messages[at];
+                        let msg = &mut self.list()[at];
                         if let Some(content) = fresh {
                             msg.set("content", content);
                         }
@@ -233,7 +202,7 @@ impl Reducer {
                     }
                     EncryptedValueSubtype::Message => {
                         if let Some(at) = self.find(&id) {
-                            let m = &mut self.messages[at];
+                            let m = &mut self.list()[at];
                             if m.get("role").and_then(Json::as_str) != Some("activity") {
                                 m.set("encryptedValue", value);
                             }
@@ -257,7 +226,7 @@ impl Reducer {
     ) {
         let at = match self.find(id) {
             Some(at) => {
-                if self.messages[at].get("role").and_then(Json::as_str) == Some("activity") {
+                if self.list()[at].get("role").and_then(Json::as_str) == Some("activity") {
                     let name = ev.type_name().into_owned();
                     self.warn(
                         index,
@@ -282,7 +251,7 @@ impl Reducer {
                 self.push(m)
             }
         };
-        Self::merge_metadata(&mut self.messages[at], meta);
+        Self::merge_metadata(&mut self.list()[at], meta);
     }
 
     fn tool_call_start(
@@ -317,7 +286,7 @@ impl Reducer {
             Self::merge_metadata(call, meta);
             return;
         }
-        let before = self.messages.len();
+        let before = self.list().base_len();
         // The assistant message the call goes into.
         let parent = e
             .parent_message_id
@@ -327,14 +296,13 @@ impl Reducer {
         let target = match parent {
             Some(p) => match self.find(&p) {
                 Some(at)
-                    if self.messages[at].get("role").and_then(Json::as_str)
-                        == Some("assistant") =>
+                    if self.list()[at].get("role").and_then(Json::as_str) == Some("assistant") =>
                 {
                     at
                 }
                 found => {
                     if let Some(at) = found {
-                        let role = self.messages[at]
+                        let role = self.list()[at]
                             .get("role")
                             .and_then(Json::as_str)
                             .unwrap_or("")
@@ -348,15 +316,15 @@ impl Reducer {
             None => self.push_assistant(id.clone()),
         };
         // Made here, and not sharing its id with an earlier message.
-        let created = target >= before && {
-            let new_id = self.messages[target]
+        let created = target.0 >= before && target.1 == list::BASE && {
+            let new_id = self.list()[target]
                 .get("id")
                 .and_then(Json::as_str)
                 .unwrap_or("")
                 .to_owned();
             self.find(&new_id) == Some(target)
         };
-        let msg = &mut self.messages[target];
+        let msg = &mut self.list()[target];
         if let (true, Some(s)) = (created, sub)
             && msg.get("subagentRunId").is_none()
         {
@@ -377,14 +345,17 @@ impl Reducer {
             ),
         ]);
         Self::merge_metadata(&mut call, meta);
-        if let Some(calls) = msg.get_mut("toolCalls").and_then(Json::as_array_mut) {
+        let added = (msg.get_mut("toolCalls").and_then(Json::as_array_mut)).map(|calls| {
             calls.push(call);
-            let at = (target, calls.len() - 1);
-            self.index.call_added(&id, at);
+            calls.len() - 1
+        });
+        // Only assistant messages of the list proper hold calls (placed ones are results).
+        if let (Some(ci), list::BASE) = (added, target.1) {
+            self.list().call_added(&id, (target.0, ci));
         }
     }
 
-    fn push_assistant(&mut self, id: String) -> usize {
+    fn push_assistant(&mut self, id: String) -> At {
         self.push(Json::from_members(vec![
             ("id".into(), Json::String(id)),
             ("role".into(), Json::from("assistant")),
@@ -449,7 +420,7 @@ impl Reducer {
                 last.insert(id, i);
             }
         }
-        let old = std::mem::take(&mut self.messages);
+        let old = self.list().take_all();
         let mut kept = Vec::with_capacity(incoming.len());
         // The ids of the messages kept (replaced ones by their snapshot id, preserved ones
         // by their own), and whether one has no id.
@@ -487,8 +458,7 @@ impl Reducer {
         }
         // As @ag-ui/client 1.0.4: tool results the snapshot put after a later turn go back
         // to the message that called for them.
-        self.messages = super::pairing::repair(kept);
-        self.index.invalidate();
+        self.list().set_all(super::pairing::repair(kept));
         self.activity_bytes = HashMap::new();
         Ok(())
     }
@@ -519,11 +489,9 @@ impl Reducer {
         }
         let target = match found {
             None => Some(self.push(fresh)),
-            Some(at)
-                if self.messages[at].get("role").and_then(Json::as_str) == Some("activity") =>
-            {
+            Some(at) if self.list()[at].get("role").and_then(Json::as_str) == Some("activity") => {
                 if replace {
-                    let m = &mut self.messages[at];
+                    let m = &mut self.list()[at];
                     m.set("activityType", Json::String(text(&e.activity_type)));
                     m.set("content", content);
                     match &sub {
@@ -536,14 +504,13 @@ impl Reducer {
                 Some(at)
             }
             Some(at) if replace => {
-                self.messages[at] = fresh;
-                self.index.invalidate();
+                self.list().replace(at, fresh);
                 Some(at)
             }
             Some(_) => None,
         };
         if let Some(at) = target {
-            Self::merge_metadata(&mut self.messages[at], meta);
+            Self::merge_metadata(&mut self.list()[at], meta);
         }
         Ok(())
     }

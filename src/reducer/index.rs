@@ -5,33 +5,36 @@
 //! first *assistant* message whose `toolCalls` hold the call), as the TypeScript client's
 //! `find` does on messages its enforcement stage has cleaned: `toolCalls` is a field of
 //! assistant messages only, so the same field kept as an unknown field on another message
-//! never holds a tool call for the reducer. The index follows appends and insertions as they
-//! happen; any other change to the message list (a snapshot, a replaced message) marks it
-//! stale, and the next lookup rebuilds it. Debug builds check the answers on short lists against the scan.
+//! never holds a tool call for the reducer. The index follows appends, placed tool results and
+//! replaced messages as they happen (a call held by several messages keeps every holder, so
+//! that replacing the first one finds the next at once); any other change to the message list
+//! (a snapshot, a list read after results were placed) marks it stale, and the next lookup
+//! rebuilds it. The list (`list.rs`) checks the answers on short lists against a scan in debug
+//! builds.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use super::json::Json;
-
-/// Debug builds check the index against a scan on lists up to this long (longer ones would
-/// make the debug build quadratic).
-const CHECK_UP_TO: usize = 64;
+use super::list::At;
+use super::stats;
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Index {
     fresh: bool,
-    /// Counts the changes other than appends and insertions.
-    generation: u64,
-    ids: HashMap<String, usize>,
+    /// The first message with each id.
+    ids: HashMap<String, At>,
+    /// The first holder of each tool call id: (message, place in its `toolCalls`).
     calls: HashMap<String, (usize, usize)>,
+    /// The other holders of the call ids held more than once.
+    more_calls: HashMap<String, BTreeSet<(usize, usize)>>,
 }
 
-fn id_of(m: &Json) -> Option<&str> {
+pub(crate) fn id_of(m: &Json) -> Option<&str> {
     m.get("id").and_then(Json::as_str)
 }
 
 /// The tool calls of an assistant message (none for other roles).
-fn calls_of(m: &Json) -> &[Json] {
+pub(crate) fn calls_of(m: &Json) -> &[Json] {
     if m.get("role").and_then(Json::as_str) != Some("assistant") {
         return &[];
     }
@@ -40,123 +43,107 @@ fn calls_of(m: &Json) -> &[Json] {
         .map_or(&[], Vec::as_slice)
 }
 
-/// The first message with `id`, by a scan.
-pub(crate) fn scan_message(messages: &[Json], id: &str) -> Option<usize> {
-    messages.iter().position(|m| id_of(m) == Some(id))
-}
-
-/// The first message holding tool call `id`, and the call's place in it, by a scan.
-pub(crate) fn scan_tool_call(messages: &[Json], id: &str) -> Option<(usize, usize)> {
-    messages.iter().enumerate().find_map(|(mi, m)| {
-        let ci = calls_of(m).iter().position(|c| id_of(c) == Some(id))?;
-        Some((mi, ci))
-    })
-}
-
 impl Index {
-    /// Marks the index stale (the message list changed other than by an append).
+    /// Marks the index stale.
     pub(crate) fn invalidate(&mut self) {
         self.fresh = false;
-        self.generation += 1;
     }
 
-    /// Changes when the message list changes other than by an append or an insertion.
-    pub(crate) fn generation(&self) -> u64 {
-        self.generation
+    pub(crate) fn is_fresh(&self) -> bool {
+        self.fresh
     }
 
-    fn add(&mut self, i: usize, m: &Json) {
-        if let Some(id) = id_of(m) {
-            self.ids.entry(id.to_owned()).or_insert(i);
-        }
-        for (ci, c) in calls_of(m).iter().enumerate() {
-            if let Some(cid) = id_of(c) {
-                self.calls.entry(cid.to_owned()).or_insert((i, ci));
-            }
-        }
-    }
-
-    fn refresh(&mut self, messages: &[Json]) {
-        if self.fresh {
-            return;
-        }
-        super::stats::tick(messages.len() as u64);
+    /// Starts a rebuild: empty, and fresh once every message is [`add`](Self::add)ed in order.
+    pub(crate) fn clear(&mut self) {
         self.ids.clear();
         self.calls.clear();
-        for (i, m) in messages.iter().enumerate() {
-            self.add(i, m);
-        }
+        self.more_calls.clear();
         self.fresh = true;
     }
 
-    /// Records the message just appended to `messages`.
-    pub(crate) fn pushed(&mut self, messages: &[Json]) {
-        if let (true, Some((last, m))) =
-            (self.fresh, messages.split_last().map(|(m, r)| (r.len(), m)))
-        {
-            self.add(last, m);
-        }
-    }
-
-    /// Records the message just inserted at `at` (the later ones moved up by one).
-    pub(crate) fn inserted(&mut self, messages: &[Json], at: usize) {
+    /// Records message `m`, at `at` (a message at a later place than every one recorded, or
+    /// one placed before later ones: the first holder of an id is the earliest either way).
+    pub(crate) fn add(&mut self, at: At, m: &Json) {
         if !self.fresh {
             return;
         }
-        super::stats::tick((self.ids.len() + self.calls.len()) as u64);
-        for i in self.ids.values_mut() {
-            if *i >= at {
-                *i += 1;
-            }
-        }
-        for (mi, _) in self.calls.values_mut() {
-            if *mi >= at {
-                *mi += 1;
-            }
-        }
-        let Some(m) = messages.get(at) else {
-            self.fresh = false;
-            return;
-        };
-        // The first holder wins: the new message when the others are after it.
         if let Some(id) = id_of(m) {
+            stats::tick(1);
             let slot = self.ids.entry(id.to_owned()).or_insert(at);
             *slot = (*slot).min(at);
         }
-        for (ci, c) in calls_of(m).iter().enumerate() {
-            if let Some(cid) = id_of(c) {
-                let slot = self.calls.entry(cid.to_owned()).or_insert((at, ci));
-                *slot = (*slot).min((at, ci));
+        if at.1 == super::list::BASE {
+            for (ci, c) in calls_of(m).iter().enumerate() {
+                if let Some(cid) = id_of(c) {
+                    self.call_added(cid, (at.0, ci));
+                }
             }
         }
     }
 
-    /// Records tool call `id`, just appended to message `at.0` at place `at.1`.
+    /// Records tool call `id`, held by message `at.0` at place `at.1`.
     pub(crate) fn call_added(&mut self, id: &str, at: (usize, usize)) {
-        if self.fresh {
-            self.calls.entry(id.to_owned()).or_insert(at);
+        if !self.fresh {
+            return;
+        }
+        stats::tick(1);
+        match self.calls.get_mut(id) {
+            None => {
+                self.calls.insert(id.to_owned(), at);
+            }
+            Some(first) if *first == at => {}
+            Some(first) => {
+                let other = if at < *first {
+                    std::mem::replace(first, at)
+                } else {
+                    at
+                };
+                self.more_calls
+                    .entry(id.to_owned())
+                    .or_default()
+                    .insert(other);
+            }
         }
     }
 
-    /// The first message with `id`.
-    pub(crate) fn message(&mut self, messages: &[Json], id: &str) -> Option<usize> {
-        self.refresh(messages);
-        let found = self.ids.get(id).copied();
-        debug_assert!(
-            messages.len() > CHECK_UP_TO || found == scan_message(messages, id),
-            "message index for {id:?}"
-        );
-        found
+    /// Forgets the tool calls of message `m`, which was at `at` (it is being replaced).
+    pub(crate) fn remove_calls(&mut self, at: At, m: &Json) {
+        if !self.fresh || at.1 != super::list::BASE {
+            return;
+        }
+        for (ci, c) in calls_of(m).iter().enumerate() {
+            let Some(cid) = id_of(c) else { continue };
+            stats::tick(1);
+            let holder = (at.0, ci);
+            let more = self.more_calls.get_mut(cid);
+            if self.calls.get(cid) == Some(&holder) {
+                match more.and_then(BTreeSet::pop_first) {
+                    Some(next) => {
+                        self.calls.insert(cid.to_owned(), next);
+                    }
+                    None => {
+                        self.calls.remove(cid);
+                    }
+                }
+            } else if let Some(more) = more {
+                more.remove(&holder);
+            }
+            if self.more_calls.get(cid).is_some_and(BTreeSet::is_empty) {
+                self.more_calls.remove(cid);
+            }
+        }
     }
 
-    /// The first message holding tool call `id`, and the call's place in it.
-    pub(crate) fn tool_call(&mut self, messages: &[Json], id: &str) -> Option<(usize, usize)> {
-        self.refresh(messages);
-        let found = self.calls.get(id).copied();
-        debug_assert!(
-            messages.len() > CHECK_UP_TO || found == scan_tool_call(messages, id),
-            "tool call index for {id:?}"
-        );
-        found
+    /// The first message with `id` (the index must be fresh).
+    pub(crate) fn message(&self, id: &str) -> Option<At> {
+        stats::tick(1);
+        self.ids.get(id).copied()
+    }
+
+    /// The first message holding tool call `id`, and the call's place in it (the index must be
+    /// fresh).
+    pub(crate) fn tool_call(&self, id: &str) -> Option<(usize, usize)> {
+        stats::tick(1);
+        self.calls.get(id).copied()
     }
 }

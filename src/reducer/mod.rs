@@ -66,9 +66,11 @@
 //! check its depth). Objects are indexed by key, messages and tool calls by id, open streams live in hash sets. The state
 //! is bounded by [`ReduceOptions::max_state_bytes`], warnings by
 //! [`ReduceOptions::max_warnings`], nesting by [`ReduceOptions::max_depth`]; no operation
-//! recurses. One path stays proportional to the conversation: a `TOOL_CALL_RESULT` for a call
-//! made before later messages is inserted before them, moving them (as the client's `splice`
-//! does).
+//! recurses. A `TOOL_CALL_RESULT` for a call made before later messages goes before them
+//! without moving them (the client `splice`s it in); the list is put in one piece when read
+//! (see [`Reducer::messages`]). One path stays proportional to the conversation: a
+//! `MESSAGES_SNAPSHOT` walks every message it keeps, including the activity and reasoning
+//! messages it does not carry.
 //!
 //! ## Where it differs from the TypeScript client
 //! - Unknown fields of messages (in snapshots, `RUN_STARTED.input` and tool results) are kept;
@@ -105,6 +107,7 @@ mod enforce;
 mod error;
 mod index;
 mod json;
+mod list;
 mod object;
 mod order;
 mod pairing;
@@ -122,6 +125,7 @@ pub use patch::{DEFAULT_MAX_BYTES, PatchError, apply_patch};
 
 use std::collections::{HashMap, HashSet};
 
+use list::At;
 use verify::text;
 
 use crate::ParseOptions;
@@ -209,7 +213,7 @@ impl Default for ReduceOptions {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Reducer {
-    messages: Vec<Json>,
+    messages: list::Messages,
     state: Json,
     opts: ReduceOptions,
     seen: usize,
@@ -218,11 +222,7 @@ pub struct Reducer {
     warnings_dropped: usize,
     /// The state's [`Json::approx_size`], kept up to date.
     state_bytes: usize,
-    /// Where the last `TOOL_CALL_RESULT` went: its assistant message, the place after it, and
-    /// the message count and index generation then (valid while the list is unchanged).
-    last_result: Option<(usize, usize, usize, u64)>,
     failed: Option<ReduceError>,
-    index: index::Index,
     /// The [`Json::approx_size`] of activity messages' content, by message id, once an
     /// `ACTIVITY_DELTA` or `ACTIVITY_SNAPSHOT` has measured it (so that a delta does not walk
     /// the whole content again).
@@ -238,7 +238,7 @@ pub struct Reducer {
 impl WriteJson for Reducer {
     fn write_json<'d, S: Sink<'d>>(&'d self, out: &mut S) {
         out.push(b"{\"messages\":[");
-        for (i, m) in self.messages.iter().enumerate() {
+        for (i, m) in self.messages.read().iter().enumerate() {
             if i > 0 {
                 out.push(b",");
             }
@@ -277,7 +277,7 @@ impl Reducer {
     pub fn with_options(mut opts: ReduceOptions) -> Reducer {
         opts.max_depth = opts.max_depth.min(1024);
         Reducer {
-            messages: Vec::new(),
+            messages: list::Messages::default(),
             state: Json::object(),
             opts,
             seen: 0,
@@ -285,9 +285,7 @@ impl Reducer {
             warnings: Vec::new(),
             warnings_dropped: 0,
             state_bytes: Json::object().approx_size(),
-            last_result: None,
             failed: None,
-            index: index::Index::default(),
             activity_bytes: HashMap::new(),
         }
     }
@@ -313,20 +311,23 @@ impl Reducer {
     /// assert_eq!(Reducer::new().with_messages(vec![m]).messages().len(), 1);
     /// ```
     pub fn with_messages(mut self, messages: Vec<Json>) -> Reducer {
-        self.messages = messages;
-        self.index.invalidate();
+        self.list().set_all(messages);
         self.activity_bytes = HashMap::new();
         self
     }
 
     /// The messages so far, as JSON objects.
     ///
+    /// A tool result for a call made before later messages is kept aside until the list is
+    /// read (so that placing it does not move the messages after it); the first read after
+    /// such results puts the list in one piece, a pass over it. Other reads cost nothing.
+    ///
     /// ```
     /// # use agui_wire::reducer::Reducer;
     /// assert!(Reducer::new().messages().is_empty());
     /// ```
     pub fn messages(&self) -> &[Json] {
-        &self.messages
+        self.messages.read()
     }
 
     /// The state so far.
@@ -487,7 +488,7 @@ impl Reducer {
     /// assert!(messages.is_empty() && state == Json::object());
     /// ```
     pub fn into_parts(self) -> (Vec<Json>, Json) {
-        (self.messages, self.state)
+        (self.messages.into_vec(), self.state)
     }
 
     fn warn(&mut self, index: usize, message: String) {
@@ -544,15 +545,18 @@ impl Reducer {
         Ok(tree)
     }
 
-    fn find(&mut self, id: &str) -> Option<usize> {
-        self.index.message(&self.messages, id)
+    /// The message list, to change.
+    fn list(&mut self) -> &mut list::List {
+        self.messages.list()
     }
 
-    /// Appends a message (keeping the index up to date); returns its index.
-    fn push(&mut self, m: Json) -> usize {
-        self.messages.push(m);
-        self.index.pushed(&self.messages);
-        self.messages.len() - 1
+    fn find(&mut self, id: &str) -> Option<At> {
+        self.list().find(id)
+    }
+
+    /// Appends a message (keeping the index up to date); returns its place.
+    fn push(&mut self, m: Json) -> At {
+        self.list().push(m)
     }
 
     /// Merges an event's `metadata` into `target` (shallow, last write wins).
@@ -570,7 +574,7 @@ impl Reducer {
 
     /// The message and tool-call index of the tool call `id`.
     fn find_tool_call(&mut self, id: &str) -> Option<(usize, usize)> {
-        self.index.tool_call(&self.messages, id)
+        self.list().tool_call(id)
     }
 
     /// The first assistant message holding tool call `id` (only assistant messages hold tool
@@ -580,8 +584,7 @@ impl Reducer {
     }
 
     fn tool_call_mut(&mut self, (mi, ci): (usize, usize)) -> Option<&mut Json> {
-        self.messages
-            .get_mut(mi)?
+        self.list()[(mi, list::BASE)]
             .get_mut("toolCalls")?
             .as_array_mut()?
             .get_mut(ci)
