@@ -524,7 +524,12 @@ fn small_deltas_against_a_big_state() {
     // N records in the state, then N small patches: each costs its own operations, not a copy
     // of the state (the client copies the document for every patch; a 2 MB stream of such
     // deltas took 26 s before).
-    for shape in ["replace", "add and remove", "failing"] {
+    for shape in [
+        "replace",
+        "add and remove",
+        "failing",
+        "failing after taking it all",
+    ] {
         let r = linear(shape, 1000, |n| {
             let mut ev = vec![
                 RS.to_owned(),
@@ -539,6 +544,14 @@ fn small_deltas_against_a_big_state() {
                     "add and remove" => format!(
                         r#"{{"op":"add","path":"/x{i}","value":[{i}]}},{{"op":"remove","path":"/k{i}"}}"#
                     ),
+                    // Takes the whole state out (its size is not walked), then fails.
+                    "failing after taking it all" => [
+                        r#"{"op":"remove","path":""}"#,
+                        r#"{"op":"add","path":"","value":{}}"#,
+                        r#"{"op":"replace","path":"","value":[1]}"#,
+                        r#"{"op":"test","path":"","value":"no"}"#,
+                    ]
+                    .join(","),
                     // Removes and replaces, then fails: everything is undone.
                     _ => format!(
                         r#"{{"op":"remove","path":"/k{i}"}},{{"op":"replace","path":"/k0","value":null}},{{"op":"add","path":"/new","value":1}},{{"op":"test","path":"/k1","value":"no"}}"#

@@ -61,10 +61,11 @@
 //! ## Bounds
 //! Every event costs time in proportion to its own size. A JSON Patch (`STATE_DELTA`,
 //! `ACTIVITY_DELTA`) applies atomically, as the client's does, but in place with an undo log,
-//! not on a copy of the document: it costs its own operations plus the size of what it removes,
-//! replaces or copies (and, for a patch that moves a value deeper, one walk of the result to
-//! check its depth). Objects are indexed by key, messages and tool calls by id, open streams live in hash sets. The state
-//! is bounded by [`ReduceOptions::max_state_bytes`], warnings by
+//! not on a copy of the document: it costs its own operations, plus what it copies, plus a walk
+//! of what it removed or replaced once it has gone through (dropping that costs as much; a
+//! failing patch is undone without it), plus, for a patch that moves a value deeper, one walk
+//! of the result to check its depth. Objects are indexed by key, messages and tool calls by
+//! id, open streams live in hash sets. The state is bounded by [`ReduceOptions::max_state_bytes`], warnings by
 //! [`ReduceOptions::max_warnings`], nesting by [`ReduceOptions::max_depth`]; no operation
 //! recurses. A `TOOL_CALL_RESULT` for a call made before later messages goes before them
 //! without moving them (the client `splice`s it in); the list is put in one piece when read

@@ -297,39 +297,102 @@ fn member_size(v: &Json, key: Option<&str>) -> usize {
     v.approx_size() + key.map_or(0, super::walk::key_size)
 }
 
-/// The size the document loses when the value at `path` goes (0 if it does not exist).
-fn removed_size(doc: &Json, path: &[String]) -> usize {
+/// What `add`ing `v` at `path` adds to the size, and the value it would replace (measured
+/// only if need be, see [`Size`]).
+fn added<'d>(doc: &'d Json, path: &[String], v: &Json) -> (usize, Option<&'d Json>) {
     let Some((last, parent)) = path.split_last() else {
-        return doc.approx_size();
-    };
-    match get(doc, path) {
-        Some(v) => {
-            let key = matches!(get(doc, parent), Some(Json::Object(_))).then_some(last.as_str());
-            member_size(v, key)
-        }
-        None => 0,
-    }
-}
-
-/// What `add`ing `v` at `path` adds to the size, and what it takes off (a replaced value).
-fn added_size(doc: &Json, path: &[String], v: &Json) -> (usize, usize) {
-    let Some((last, parent)) = path.split_last() else {
-        return (v.approx_size(), doc.approx_size());
+        return (v.approx_size(), Some(doc));
     };
     match get(doc, parent) {
         Some(Json::Object(o)) => match o.get(last) {
-            Some(old) => (v.approx_size(), old.approx_size()),
-            None => (member_size(v, Some(last)), 0),
+            Some(old) => (v.approx_size(), Some(old)),
+            None => (member_size(v, Some(last)), None),
         },
-        Some(Json::Array(_)) => (member_size(v, None), 0),
-        _ => (0, 0),
+        Some(Json::Array(_)) => (member_size(v, None), None),
+        _ => (0, None),
+    }
+}
+
+/// The size of an object member's key at `path` (0 for an array element or the root).
+fn key_at(doc: &Json, path: &[String]) -> usize {
+    match path.split_last() {
+        Some((last, parent)) if matches!(get(doc, parent), Some(Json::Object(_))) => {
+            super::walk::key_size(last)
+        }
+        _ => 0,
+    }
+}
+
+/// The value an undo entry holds that the patch took out of the document (removed or
+/// replaced), if any.
+fn taken(undo: &Undo) -> Option<&Json> {
+    match undo {
+        Undo::Value(_, v)
+        | Undo::Root(Some(v))
+        | Undo::Member(.., Some(v))
+        | Undo::Element(.., Some(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// The result's size while a patch runs, kept as a bound that leaves the values the patch took
+/// out still counted: they are measured (walked) only when the bound would pass the limit, or
+/// once the patch has gone through, when they are dropped anyway. So a patch that fails, and
+/// is undone, never walks what it removed.
+struct Size {
+    bound: usize,
+    /// The log entries before this one have their taken values subtracted.
+    measured: usize,
+}
+
+impl Size {
+    /// Subtracts the values taken out since the last time.
+    fn settle(&mut self, log: &[Undo]) {
+        for undo in log.get(self.measured..).unwrap_or_default() {
+            if let Some(v) = taken(undo) {
+                self.bound = self.bound.saturating_sub(v.approx_size());
+            }
+        }
+        self.measured = log.len();
+    }
+
+    /// The size once `add` is added and `sub` and the value `old` (about to be replaced)
+    /// taken off, if it is within `max`; and whether `old` was measured (its log entry, the
+    /// next, must then not be measured again: see [`counted`](Self::counted)).
+    fn grow(
+        &mut self,
+        (add, sub): (usize, usize),
+        old: Option<&Json>,
+        log: &[Undo],
+        max: usize,
+    ) -> Option<(usize, bool)> {
+        let next = self.bound.saturating_add(add).saturating_sub(sub);
+        if next <= max {
+            return Some((next, false));
+        }
+        self.settle(log);
+        let old = old.map_or(0, Json::approx_size);
+        let next = (self.bound.saturating_add(add))
+            .saturating_sub(sub)
+            .saturating_sub(old);
+        (next <= max).then_some((next, old > 0))
+    }
+
+    /// Takes the new size; when the replaced value was measured, the entries logged since
+    /// (its own among them) count as measured.
+    fn counted(&mut self, (next, measured): (usize, bool), log: &[Undo]) {
+        self.bound = next;
+        if measured {
+            self.measured = log.len();
+        }
     }
 }
 
 /// Applies `patch` to `doc` (whose [`Json::approx_size`] is `size`) in place, giving the
 /// result's size, kept up to date operation by operation; when an operation fails, the changes
-/// made so far are undone and `doc` is as it was. The work is that of the operations (plus the
-/// sizes of the values they remove or replace), not a copy of the document. The operations'
+/// made so far are undone and `doc` is as it was. The work is that of the operations (plus what
+/// a `copy` copies, and a walk of what the patch removed or replaced once it has gone through
+/// and drops it; see [`Size`]), not a copy of the document. The operations'
 /// values are moved out of `patch`, not copied; a `copy` is measured before it is made.
 pub(crate) fn apply(
     doc: &mut Json,
@@ -349,7 +412,7 @@ pub(crate) fn apply(
 fn run(
     out: &mut Json,
     mut patch: Json,
-    mut size: usize,
+    size: usize,
     limits: &Limits,
     log: &mut Vec<Undo>,
 ) -> Result<usize, PatchError> {
@@ -366,6 +429,11 @@ fn run(
     let mut copied = 0usize;
     // The first `move` to a deeper path, if any: the result's depth is checked at the end.
     let mut deepened: Option<usize> = None;
+    let mut size = Size {
+        bound: size,
+        measured: 0,
+    };
+    let max_bytes = limits.max_bytes;
     for (i, op) in ops.iter_mut().enumerate() {
         super::stats::tick(1);
         let name = op.get("op").and_then(Json::as_str).unwrap_or("").to_owned();
@@ -402,35 +470,37 @@ fn run(
                 Ok(())
             }
         };
-        let grow = |size: usize, (add, sub): (usize, usize)| {
-            let next = size.saturating_add(add).saturating_sub(sub);
-            if next > limits.max_bytes {
-                Err(err(TOO_LARGE))
-            } else {
-                Ok(next)
-            }
-        };
         match name.as_str() {
             "add" => {
                 let v = value()?;
                 check_depth(&v)?;
-                let next = grow(size, added_size(out, &path, &v))?;
+                let (more, old) = added(out, &path, &v);
+                let next =
+                    (size.grow((more, 0), old, log, max_bytes)).ok_or_else(|| err(TOO_LARGE))?;
                 add(out, &path, v, log).map_err(|(why, _)| err(why))?;
-                size = next;
+                size.counted(next, log);
             }
             "remove" => {
-                let gone = removed_size(out, &path);
+                // The key goes now; the value's size when it is measured (see `Size`).
+                let key = key_at(out, &path);
                 let v = take(out, &path, log).map_err(err)?;
                 keep(log, v);
-                size = size.saturating_sub(gone);
+                size.bound = size.bound.saturating_sub(key);
+                if path.is_empty() {
+                    // The document is `null` now.
+                    size.bound = size.bound.saturating_add(out.approx_size());
+                }
             }
             "replace" => {
                 let v = value()?;
                 check_depth(&v)?;
-                let slot = get_mut(out, &path).ok_or_else(|| err(NO_PATH))?;
-                let next = grow(size, (v.approx_size(), slot.approx_size()))?;
-                log.push(Undo::Value(path.clone(), std::mem::replace(slot, v)));
-                size = next;
+                let old = get(out, &path).ok_or_else(|| err(NO_PATH))?;
+                let next = (size.grow((v.approx_size(), 0), Some(old), log, max_bytes))
+                    .ok_or_else(|| err(TOO_LARGE))?;
+                if let Some(slot) = get_mut(out, &path) {
+                    log.push(Undo::Value(path.clone(), std::mem::replace(slot, v)));
+                }
+                size.counted(next, log);
             }
             "move" => {
                 let from = from()?;
@@ -448,50 +518,46 @@ fn run(
                 if path.len() > from.len() && deepened.is_none() {
                     deepened = Some(i);
                 }
-                let key_at = |doc: &Json, p: &[String]| match p.split_last() {
-                    Some((last, parent)) if matches!(get(doc, parent), Some(Json::Object(_))) => {
-                        super::walk::key_size(last)
-                    }
-                    _ => 0,
-                };
                 let old_key = key_at(out, &from);
                 let v = take(out, &from, log).map_err(err)?;
-                let replaced = match path.split_last() {
-                    None => out.approx_size(),
+                // What the value lands on: the whole document, or a member of the same key.
+                let (replaced_key, old) = match path.split_last() {
+                    None => (0, Some(&*out)),
                     Some((last, parent)) => match get(out, parent) {
-                        Some(Json::Object(o)) => o
-                            .get(last)
-                            .map_or(0, |old| old.approx_size() + super::walk::key_size(last)),
-                        _ => 0,
+                        Some(Json::Object(o)) => match o.get(last) {
+                            Some(old) => (super::walk::key_size(last), Some(old)),
+                            None => (0, None),
+                        },
+                        _ => (0, None),
                     },
                 };
                 let new_key = key_at(out, &path);
-                let next = match grow(size, (new_key, old_key.saturating_add(replaced))) {
-                    Ok(next) => next,
-                    Err(e) => {
-                        keep(log, v);
-                        return Err(e);
-                    }
+                let sub = old_key.saturating_add(replaced_key);
+                let Some(next) = size.grow((new_key, sub), old, log, max_bytes) else {
+                    keep(log, v);
+                    return Err(err(TOO_LARGE));
                 };
                 if let Err((why, v)) = add(out, &path, v, log) {
                     keep(log, v);
                     return Err(err(why));
                 }
-                size = next;
+                size.counted(next, log);
             }
             "copy" => {
                 let from = from()?;
                 let src = get(out, &from).ok_or_else(|| err("`from` does not exist"))?;
                 check_depth(src)?;
                 // Measured before it is made: a copy past the limit allocates nothing.
-                let next = grow(size, added_size(out, &path, src))?;
+                let (more, old) = added(out, &path, src);
+                let next =
+                    (size.grow((more, 0), old, log, max_bytes)).ok_or_else(|| err(TOO_LARGE))?;
                 copied = copied.saturating_add(src.approx_size());
                 if copied > limits.max_bytes {
                     return Err(err(TOO_LARGE));
                 }
                 let v = src.clone();
                 add(out, &path, v, log).map_err(|(why, _)| err(why))?;
-                size = next;
+                size.counted(next, log);
             }
             _ => {
                 let v = value()?;
@@ -511,7 +577,8 @@ fn run(
             reason: "the result would nest deeper than the limit",
         });
     }
-    Ok(size)
+    size.settle(log);
+    Ok(size.bound)
 }
 
 #[cfg(test)]
@@ -729,5 +796,112 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Random patches without `copy` (whose own bound on what it copies would need modelling):
+    /// the size given back is the result's `approx_size`, and under a limit the patch fails
+    /// with `TOO_LARGE` at exactly the first operation (every one but `remove`) after which the document is past it (the values
+    /// taken out are measured late, but the answers are the eager ones).
+    #[test]
+    fn sizes_are_exact_and_the_limit_is_met_at_the_right_operation() {
+        let mut seed = 0x1234_5678_9abc_def1_u64;
+        let mut rng = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let doc_text = r#"{"o":{"a":"xxxxxxxxxxxxxxxx","b":[1,2,3,4],"c":{"d":"yyyy"}},"l":["zzzzzzzz",[1,[2]]],"s":"ssssssss"}"#;
+        let paths = [
+            "/o/a", "/o/b", "/o/c", "/o/c/d", "/o/b/0", "/l/0", "/l/1", "/l/-", "/s", "/n", "/o/n",
+            "",
+        ];
+        let unlimited = Limits {
+            max_depth: 64,
+            max_bytes: usize::MAX,
+        };
+        let mut limited_rounds = 0;
+        for round in 0..2000 {
+            let doc = Json::parse(doc_text).unwrap();
+            let ops: Vec<String> = (0..1 + rng(8))
+                .map(|_| {
+                    let (path, from) = (paths[rng(paths.len())], paths[rng(paths.len())]);
+                    let value =
+                        ["1", r#""a long value, longer than the rest""#, "[[1,2],{}]"][rng(3)];
+                    match rng(4) {
+                        0 => format!(r#"{{"op":"add","path":"{path}","value":{value}}}"#),
+                        1 => format!(r#"{{"op":"remove","path":"{path}"}}"#),
+                        2 => format!(r#"{{"op":"replace","path":"{path}","value":{value}}}"#),
+                        _ => format!(r#"{{"op":"move","from":"{from}","path":"{path}"}}"#),
+                    }
+                })
+                .collect();
+            // The sizes after each operation, one operation at a time, measured eagerly.
+            let mut step = doc.clone();
+            let mut sizes = Vec::new();
+            for op in &ops {
+                let one = Json::parse(&format!("[{op}]")).unwrap();
+                let before = step.approx_size();
+                if apply(&mut step, one, before, &unlimited).is_err() {
+                    break;
+                }
+                sizes.push(step.approx_size());
+            }
+            let patch = Json::parse(&format!("[{}]", ops.join(","))).unwrap();
+            let mut out = doc.clone();
+            match apply(&mut out, patch.clone(), doc.approx_size(), &unlimited) {
+                Ok(size) => {
+                    assert_eq!(sizes.len(), ops.len(), "round {round}");
+                    assert_eq!(size, out.approx_size(), "round {round}: {ops:?}");
+                }
+                Err(e) => assert_eq!(e.index, sizes.len(), "round {round}: {ops:?}"),
+            }
+            // A limit just under one of the sizes reached, above the document's own (as the
+            // reducer's state always is when a patch starts): the first operation past it fails.
+            let above: Vec<usize> = sizes
+                .iter()
+                .copied()
+                .filter(|&s| s > doc.approx_size())
+                .collect();
+            let Some(&target) = above.get(rng(above.len().max(1))) else {
+                continue;
+            };
+            let max_bytes = target - 1;
+            let limited = Limits {
+                max_depth: 64,
+                max_bytes,
+            };
+            let mut out = doc.clone();
+            let result = apply(&mut out, patch, doc.approx_size(), &limited);
+            // Every operation but `remove`, and a `move` onto itself, checks the limit.
+            let checks = |op: &str| {
+                let op = Json::parse(op).unwrap();
+                let field = |k| op.get(k).and_then(Json::as_str);
+                match field("op") {
+                    Some("remove") => false,
+                    Some("move") => field("from") != field("path"),
+                    _ => true,
+                }
+            };
+            let first_past =
+                (sizes.iter().zip(&ops)).position(|(&s, op)| s > max_bytes && checks(op));
+            match (result, first_past) {
+                (Err(e), Some(at)) if e.reason == TOO_LARGE => {
+                    assert_eq!(e.index, at, "round {round}: {ops:?} limit {max_bytes}");
+                    limited_rounds += 1;
+                }
+                // Never past the limit: as without one.
+                (Err(e), None) if e.reason != TOO_LARGE => assert_eq!(e.index, sizes.len()),
+                (Ok(_), None) if sizes.len() == ops.len() => continue,
+                (r, at) => panic!(
+                    "round {round}: {ops:?} limit {max_bytes}: {r:?}, expected too large at {at:?}"
+                ),
+            }
+            assert_eq!(out.to_string(), doc.to_string(), "round {round}");
+        }
+        assert!(
+            limited_rounds > 200,
+            "{limited_rounds} rounds met the limit"
+        );
     }
 }
