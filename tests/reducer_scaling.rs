@@ -665,53 +665,41 @@ fn a_move_that_nests_too_deep_is_refused() {
 
 #[test]
 fn activity_snapshots_replacing_messages() {
-    // An ACTIVITY_SNAPSHOT that replaces a text message (or an assistant message holding a
-    // call) updates the index in place; it used to mark it stale, so each such event cost a
-    // rebuild over the whole conversation.
-    let r = linear("activity replaces", 500, |n| {
-        let mut ev = vec![RS.to_owned()];
-        for i in 0..n {
-            ev.push(format!(
-                r#"{{"type":"TEXT_MESSAGE_START","messageId":"m{i}","role":"user"}}"#
-            ));
-            ev.push(format!(
-                r#"{{"type":"TEXT_MESSAGE_END","messageId":"m{i}"}}"#
-            ));
-            ev.push(format!(
-                r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"m{i}","activityType":"PLAN","content":{{}}}}"#
-            ));
-        }
-        ev
-    });
-    assert_eq!(r.messages().len(), 2000);
-    assert!(
-        r.messages()
-            .iter()
-            .all(|m| m.get("role").unwrap().as_str() == Some("activity"))
-    );
-}
-
-#[test]
-fn activity_snapshots_replacing_assistant_messages() {
-    let r = linear("activity replaces calls", 500, |n| {
-        let mut ev = vec![RS.to_owned()];
-        for i in 0..n {
-            ev.push(format!(
-                r#"{{"type":"TOOL_CALL_START","toolCallId":"c{i}","toolCallName":"f"}}"#
-            ));
-            ev.push(format!(r#"{{"type":"TOOL_CALL_END","toolCallId":"c{i}"}}"#));
-            ev.push(format!(
-                r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"c{i}","activityType":"PLAN","content":{{}}}}"#
-            ));
-        }
-        // The replaced assistant message no longer holds its call: the result goes at the end.
-        ev.push(
-            r#"{"type":"TOOL_CALL_RESULT","messageId":"t","toolCallId":"c0","content":"r"}"#.into(),
-        );
-        ev
-    });
-    let ids = ids_of(&r);
-    assert_eq!((ids[0], ids[ids.len() - 1]), ("c0", "t"));
+    // An ACTIVITY_SNAPSHOT that replaces a text message or an assistant message holding a call
+    // updates the index in place; it used to mark it stale, so each such event cost a rebuild
+    // over the whole conversation.
+    for replaced in ["text", "assistant"] {
+        let r = linear(replaced, 500, |n| {
+            let mut ev = vec![RS.to_owned()];
+            for i in 0..n {
+                let (start, end) = match replaced {
+                    "text" => ("TEXT_MESSAGE_START", "TEXT_MESSAGE_END"),
+                    _ => ("TOOL_CALL_START", "TOOL_CALL_END"),
+                };
+                ev.push(format!(
+                    r#"{{"type":"{start}","messageId":"m{i}","role":"user","toolCallId":"m{i}","toolCallName":"f"}}"#
+                ));
+                ev.push(format!(
+                    r#"{{"type":"{end}","messageId":"m{i}","toolCallId":"m{i}"}}"#
+                ));
+                ev.push(format!(
+                    r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"m{i}","activityType":"PLAN","content":{{}}}}"#
+                ));
+            }
+            // A replaced assistant message no longer holds its call: the result goes last.
+            ev.push(
+                r#"{"type":"TOOL_CALL_RESULT","messageId":"t","toolCallId":"m0","content":"r"}"#
+                    .into(),
+            );
+            ev
+        });
+        let roles: Vec<&str> = (r.messages().iter())
+            .map(|m| m.get("role").unwrap().as_str().unwrap())
+            .collect();
+        assert_eq!(roles.len(), 2001, "{replaced}");
+        assert!(roles[..2000].iter().all(|&r| r == "activity"), "{replaced}");
+        assert_eq!(ids_of(&r)[2000], "t", "{replaced}");
+    }
 }
 
 #[test]

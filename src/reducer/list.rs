@@ -341,13 +341,7 @@ mod tests {
     /// in the same order, and the same answers to every lookup, whenever the list is read.
     #[test]
     fn placed_results_read_as_inserted_ones() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut rng = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = super::super::test_rng(0x2545_f491_4f6c_dd1d_u64);
         for round in 0..300 {
             let mut messages = Messages::default();
             let mut model: Vec<Json> = Vec::new();

@@ -134,6 +134,18 @@ use crate::events::*;
 use crate::model::{Message, RawJson, Role};
 use crate::writer::{Sink, WriteJson};
 
+/// A small deterministic generator for the randomized unit tests (xorshift): each call gives a
+/// number below its argument, so that a failing round is reproducible.
+#[cfg(test)]
+pub(crate) fn test_rng(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
 /// Units of work (key comparisons, hash probes, tree nodes visited, messages scanned) the
 /// reducer has done on the calling thread. For tests that check a path grows linearly by
 /// comparing the counts at two input sizes; not a stable API.

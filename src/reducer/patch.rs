@@ -729,13 +729,7 @@ mod tests {
     /// replaced, copied or squeezed.
     #[test]
     fn a_failing_patch_undoes_every_change() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut rng = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = super::super::test_rng(0x9e37_79b9_7f4a_7c15_u64);
         let keys: Vec<String> = (0..24).map(|i| format!("k{i}")).collect();
         let doc_text = format!(
             r#"{{"o":{{{}}},"s":{{"a":1,"b":[1,2,3]}},"l":[0,1,2,3,4,5],"k0":0}}"#,
@@ -804,13 +798,7 @@ mod tests {
     /// taken out are measured late, but the answers are the eager ones).
     #[test]
     fn sizes_are_exact_and_the_limit_is_met_at_the_right_operation() {
-        let mut seed = 0x1234_5678_9abc_def1_u64;
-        let mut rng = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = super::super::test_rng(0x1234_5678_9abc_def1_u64);
         let doc_text = r#"{"o":{"a":"xxxxxxxxxxxxxxxx","b":[1,2,3,4],"c":{"d":"yyyy"}},"l":["zzzzzzzz",[1,[2]]],"s":"ssssssss"}"#;
         let paths = [
             "/o/a", "/o/b", "/o/c", "/o/c/d", "/o/b/0", "/l/0", "/l/1", "/l/-", "/s", "/n", "/o/n",
