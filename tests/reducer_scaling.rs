@@ -744,3 +744,82 @@ fn tool_results_between_later_messages() {
         }
     }
 }
+
+#[test]
+fn small_snapshots_keeping_many_messages_overdraw_their_allowance() {
+    // N x (a new activity message, an empty MESSAGES_SNAPSHOT that keeps every activity
+    // message): each snapshot walks all of them, N^2 in all (x22 at N -> 4N before). The
+    // allowance stops the stream once it would walk more than 256 messages per event applied
+    // beyond what the snapshots carry: the work is bounded, the error names the event.
+    let work = |n: usize| {
+        let mut r = Reducer::new();
+        let before = work_done();
+        let mut failed = None;
+        for i in 0..n {
+            let events = [
+                format!(
+                    r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"v{i}","activityType":"PLAN","content":{{}}}}"#
+                ),
+                r#"{"type":"MESSAGES_SNAPSHOT","messages":[]}"#.to_owned(),
+            ];
+            for text in [RS.to_owned()].iter().filter(|_| i == 0).chain(&events) {
+                let arena = Bump::new();
+                if let Err(e) = r.apply(&Event::parse(text.as_bytes(), &arena).unwrap()) {
+                    failed = Some(e);
+                    break;
+                }
+            }
+            if failed.is_some() {
+                break;
+            }
+        }
+        (work_done() - before, failed)
+    };
+    let (small, err_small) = work(2000);
+    let (big, err_big) = work(8000);
+    let ratio = big as f64 / small as f64;
+    assert!(
+        ratio <= 5.0,
+        "work {small} at N=2000, {big} at 4N: x{ratio:.1}"
+    );
+    for err in [err_small, err_big] {
+        let err = err.expect("the allowance runs out");
+        assert_eq!(err.kind(), &ReduceErrorKind::KeptTooMuch { per_event: 256 });
+        // Round i draws i messages, the allowance grows by 512 a round: they meet at about
+        // round 1 024, event 2 048, whatever N.
+        assert!((2000..2100).contains(&err.index()), "{}", err.index());
+    }
+}
+
+#[test]
+fn snapshots_that_carry_the_conversation_stay_within_the_allowance() {
+    // 300 runs, each adding a user and an assistant message and two activity messages (kept
+    // by every snapshot, which carry no activity), then a MESSAGES_SNAPSHOT of the whole
+    // conversation: about 600 activity messages kept at the end, no error.
+    let mut r = Reducer::new();
+    let mut conversation = Vec::new();
+    for run in 0..300 {
+        let mut events = vec![format!(
+            r#"{{"type":"RUN_STARTED","threadId":"t","runId":"r{run}"}}"#
+        )];
+        for k in 0..2 {
+            events.push(format!(r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"a{run}-{k}","activityType":"PLAN","content":{{"step":{k}}}}}"#));
+        }
+        conversation.push(format!(
+            r#"{{"id":"u{run}","role":"user","content":"question {run}"}}"#
+        ));
+        conversation.push(format!(
+            r#"{{"id":"m{run}","role":"assistant","content":"answer {run}"}}"#
+        ));
+        events.push(snapshot(&conversation));
+        events.push(format!(
+            r#"{{"type":"RUN_FINISHED","threadId":"t","runId":"r{run}"}}"#
+        ));
+        for text in &events {
+            let arena = Bump::new();
+            r.apply(&Event::parse(text.as_bytes(), &arena).unwrap())
+                .unwrap_or_else(|e| panic!("run {run}: {e}"));
+        }
+    }
+    assert_eq!(r.messages().len(), 1200);
+}

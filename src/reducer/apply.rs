@@ -420,6 +420,16 @@ impl Reducer {
                 last.insert(id, i);
             }
         }
+        // Everything already there beyond what the snapshot carries is walked (kept or
+        // dropped): drawn from the allowance before anything changes.
+        let draw = self.list().len().saturating_sub(incoming.len()) as u64;
+        let allowance = (self.opts.max_kept_per_event as u64).saturating_mul(self.seen as u64);
+        if self.kept.saturating_add(draw) > allowance {
+            return Err(ReduceErrorKind::KeptTooMuch {
+                per_event: self.opts.max_kept_per_event,
+            });
+        }
+        self.kept += draw;
         let old = self.list().take_all();
         let mut kept = Vec::with_capacity(incoming.len());
         // The ids of the messages kept (replaced ones by their snapshot id, preserved ones

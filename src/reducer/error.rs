@@ -238,6 +238,12 @@ pub enum ReduceErrorKind {
         /// The limit, in bytes ([`Json::approx_size`](super::Json::approx_size)).
         limit: usize,
     },
+    /// `MESSAGES_SNAPSHOT`s would have kept more messages beyond the ones they carry than
+    /// [`ReduceOptions::max_kept_per_event`](super::ReduceOptions::max_kept_per_event) allows.
+    KeptTooMuch {
+        /// The allowance, in messages per event applied.
+        per_event: usize,
+    },
     /// The event's bytes are not a valid event ([`Reducer::apply_json`](super::Reducer::apply_json)).
     Invalid {
         /// The parser's error, with its byte offset and JSON path.
@@ -375,6 +381,11 @@ impl fmt::Display for ReduceErrorKind {
             K::TooLarge { limit } => write!(
                 f,
                 "the state would grow past the limit of {limit} bytes (ReduceOptions::max_state_bytes)"
+            ),
+            K::KeptTooMuch { per_event } => write!(
+                f,
+                "MESSAGES_SNAPSHOT would keep more messages it does not carry than the stream allows \
+                 ({per_event} per event applied, ReduceOptions::max_kept_per_event)"
             ),
             K::Invalid { error } => write!(f, "not a valid event: {error}"),
         }

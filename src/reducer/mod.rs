@@ -69,9 +69,11 @@
 //! [`ReduceOptions::max_warnings`], nesting by [`ReduceOptions::max_depth`]; no operation
 //! recurses. A `TOOL_CALL_RESULT` for a call made before later messages goes before them
 //! without moving them (the client `splice`s it in); the list is put in one piece when read
-//! (see [`Reducer::messages`]). One path stays proportional to the conversation: a
-//! `MESSAGES_SNAPSHOT` walks every message it keeps, including the activity and reasoning
-//! messages it does not carry.
+//! (see [`Reducer::messages`]). A `MESSAGES_SNAPSHOT` walks every message already there, as
+//! the client does, including the activity and reasoning messages it keeps without carrying
+//! them: what the snapshots walk beyond what they carry is drawn from an allowance that grows
+//! with each event ([`ReduceOptions::max_kept_per_event`]), so a stream of small snapshots over
+//! a long conversation is refused before its cost passes a fixed multiple of its length.
 //!
 //! ## Where it differs from the TypeScript client
 //! - Unknown fields of messages (in snapshots, `RUN_STARTED.input` and tool results) are kept;
@@ -190,6 +192,15 @@ pub struct ReduceOptions {
     /// (the parser's verdict), instead of dropping that item with a warning and applying the
     /// rest, as the TypeScript client's enforcement stage does (default `false`).
     pub strict_variants: bool,
+    /// How many messages a `MESSAGES_SNAPSHOT` may keep beyond the ones it carries, on average
+    /// per event applied (default 256). A snapshot keeps the activity and reasoning messages it
+    /// does not carry, and every message sharing an id with one it carries, and walks all of
+    /// them (as the client does), so a stream of small snapshots over many such messages would
+    /// cost the square of its length. Each snapshot draws the messages already there beyond
+    /// the ones it carries from an allowance of this many per event applied so far; one that
+    /// would overdraw it is an error of that event ([`ReduceErrorKind::KeptTooMuch`]). A stream
+    /// whose snapshots carry the conversation draws about the activity messages it has.
+    pub max_kept_per_event: usize,
 }
 
 impl Default for ReduceOptions {
@@ -200,6 +211,7 @@ impl Default for ReduceOptions {
             max_state_bytes: DEFAULT_MAX_BYTES,
             max_warnings: 1000,
             strict_variants: false,
+            max_kept_per_event: 256,
         }
     }
 }
@@ -240,6 +252,9 @@ pub struct Reducer {
     /// `ACTIVITY_DELTA` or `ACTIVITY_SNAPSHOT` has measured it (so that a delta does not walk
     /// the whole content again).
     activity_bytes: HashMap<String, usize>,
+    /// What `MESSAGES_SNAPSHOT`s have drawn from [`ReduceOptions::max_kept_per_event`]'s
+    /// allowance so far.
+    kept: u64,
 }
 
 /// Writes `{"messages":[...],"state":...}` as compact JSON.
@@ -300,6 +315,7 @@ impl Reducer {
             state_bytes: Json::object().approx_size(),
             failed: None,
             activity_bytes: HashMap::new(),
+            kept: 0,
         }
     }
 
