@@ -197,6 +197,19 @@ fn stream(case: &str, n: usize) -> Vec<String> {
                 ev.push(format!(r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"m{i}","activityType":"PLAN","content":{{}}}}"#));
             }
         }
+        "array-front-insertions" => {
+            // A state array of n elements, then n patches inserting at its front.
+            let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+            ev.push(format!(
+                r#"{{"type":"STATE_SNAPSHOT","snapshot":{{"l":[{}]}}}}"#,
+                items.join(",")
+            ));
+            for i in 0..n {
+                ev.push(format!(
+                    r#"{{"type":"STATE_DELTA","delta":[{{"op":"add","path":"/l/0","value":{i}}}]}}"#
+                ));
+            }
+        }
         "snapshots-keeping-activity" => {
             // n x (a new activity message, an empty MESSAGES_SNAPSHOT that keeps it): still
             // quadratic (see README).
@@ -253,6 +266,7 @@ fn main() {
         ("tool-results-after-later-messages", 5_000),
         ("activity-replacing-messages", 5_000),
         ("snapshots-keeping-activity", 2_000),
+        ("array-front-insertions", 20_000),
     ];
     println!(
         "{:<30} {:>7} {:>11} {:>11} {:>6}",

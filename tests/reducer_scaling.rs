@@ -823,3 +823,65 @@ fn snapshots_that_carry_the_conversation_stay_within_the_allowance() {
     }
     assert_eq!(r.messages().len(), 1200);
 }
+
+#[test]
+fn front_insertions_into_a_long_array_overdraw_their_allowance() {
+    // A state array of N elements, then N one-operation patches inserting at its front: each
+    // moves every element (the client's `splice` too), N^2 in all (7 MB took 27 s in
+    // `events --reduce` at N = 80 000). The allowance (16 384 moved elements per event, plus
+    // the bytes the snapshot and patches brought) holds arrays up to about 16 000 elements
+    // edited at the front by every event, and refuses longer ones; appending moves nothing.
+    let stream = |n: usize, path: &str| {
+        let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        let mut ev = vec![
+            RS.to_owned(),
+            format!(
+                r#"{{"type":"STATE_SNAPSHOT","snapshot":{{"l":[{}]}}}}"#,
+                items.join(",")
+            ),
+        ];
+        ev.extend((0..n).map(|i| {
+            format!(
+                r#"{{"type":"STATE_DELTA","delta":[{{"op":"add","path":"{path}","value":{i}}}]}}"#
+            )
+        }));
+        ev
+    };
+    let work = |n: usize| {
+        let mut r = Reducer::new();
+        let before = work_done();
+        let mut failed = None;
+        for text in stream(n, "/l/0") {
+            let arena = Bump::new();
+            if let Err(e) = r.apply(&Event::parse(text.as_bytes(), &arena).unwrap()) {
+                failed = Some(e);
+                break;
+            }
+        }
+        (work_done() - before, failed, r)
+    };
+    // 5 000 elements growing to 10 000: within the allowance.
+    let (_, err, r) = work(5_000);
+    assert!(err.is_none(), "{err:?}");
+    assert_eq!(
+        r.state().get("l").unwrap().as_array().unwrap().len(),
+        10_000
+    );
+    // 20 000 and 80 000: refused, the work bounded by the allowance (the same whatever N).
+    let (small, err_small, _) = work(20_000);
+    let (big, err_big, r) = work(80_000);
+    for err in [&err_small, &err_big] {
+        let err = err.as_ref().expect("the allowance runs out");
+        assert_eq!(
+            err.kind(),
+            &ReduceErrorKind::MovedTooMuch { per_event: 16384 }
+        );
+    }
+    // The refused patch is undone.
+    let index = err_big.unwrap().index();
+    let len = r.state().get("l").unwrap().as_array().unwrap().len();
+    assert_eq!(len, 80_000 + index - 2);
+    assert!(big < 8 * small, "work {small} at N=20 000, {big} at 4N");
+    // Appending moves nothing: linear, no error.
+    linear("appends", 20_000, |n| stream(n, "/l/-"));
+}

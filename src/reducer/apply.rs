@@ -104,6 +104,7 @@ impl Reducer {
             }
             Event::StateSnapshot(e) => {
                 let state = self.tree(&e.snapshot)?;
+                self.carried += e.snapshot.as_bytes().len() as u64;
                 let bytes = state.approx_size();
                 if bytes > self.opts.max_state_bytes {
                     return Err(self.too_large());
@@ -113,10 +114,12 @@ impl Reducer {
             }
             Event::StateDelta(e) => {
                 let patch = self.patch_tree(&e.delta)?;
+                self.carried += e.delta.as_bytes().len() as u64;
                 let limits = self.patch_limits(depth);
-                match patch::apply(&mut self.state, patch, self.state_bytes, &limits) {
+                let result = patch::apply(&mut self.state, patch, self.state_bytes, &limits);
+                self.patch_done(&limits, &result)?;
+                match result {
                     Ok(bytes) => self.state_bytes = bytes,
-                    Err(err) if err.reason == patch::TOO_LARGE => return Err(self.too_large()),
                     Err(err) => self.warn(index, format!("STATE_DELTA not applied: {err}")),
                 }
             }
@@ -135,6 +138,7 @@ impl Reducer {
                     return Ok(());
                 }
                 let patch = self.patch_tree(&e.patch)?;
+                self.carried += e.patch.as_bytes().len() as u64;
                 let limits = self.patch_limits(depth.saturating_sub(2));
                 let size = match self.activity_bytes.get(&id) {
                     Some(&size) => size,
@@ -153,9 +157,9 @@ impl Reducer {
                         (result, Some(content))
                     }
                 };
-                if matches!(&result, Err(err) if err.reason == patch::TOO_LARGE) {
+                if let Err(kind) = self.patch_done(&limits, &result) {
                     self.activity_bytes.insert(id, size);
-                    return Err(self.too_large());
+                    return Err(kind);
                 }
                 Self::merge_metadata(&mut self.list()[at], meta);
                 match result {
@@ -482,6 +486,7 @@ impl Reducer {
         let id = text(&e.message_id);
         let replace = e.replace.unwrap_or(true);
         let content = self.tree(&e.content)?;
+        self.carried += e.content.as_bytes().len() as u64;
         let mut fresh = Json::from_members(vec![
             ("id".into(), Json::String(id.clone())),
             ("role".into(), Json::from("activity")),

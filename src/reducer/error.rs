@@ -244,6 +244,12 @@ pub enum ReduceErrorKind {
         /// The allowance, in messages per event applied.
         per_event: usize,
     },
+    /// JSON Patches would have moved more array elements than
+    /// [`ReduceOptions::max_moved_per_event`](super::ReduceOptions::max_moved_per_event) allows.
+    MovedTooMuch {
+        /// The allowance, in array elements per event applied.
+        per_event: usize,
+    },
     /// The event's bytes are not a valid event ([`Reducer::apply_json`](super::Reducer::apply_json)).
     Invalid {
         /// The parser's error, with its byte offset and JSON path.
@@ -386,6 +392,11 @@ impl fmt::Display for ReduceErrorKind {
                 f,
                 "MESSAGES_SNAPSHOT would keep more messages it does not carry than the stream allows \
                  ({per_event} per event applied, ReduceOptions::max_kept_per_event)"
+            ),
+            K::MovedTooMuch { per_event } => write!(
+                f,
+                "the patch would move more array elements than the stream allows \
+                 ({per_event} per event applied, ReduceOptions::max_moved_per_event)"
             ),
             K::Invalid { error } => write!(f, "not a valid event: {error}"),
         }

@@ -64,7 +64,9 @@
 //! not on a copy of the document: it costs its own operations, plus what it copies, plus a walk
 //! of what it removed or replaced once it has gone through (dropping that costs as much; a
 //! failing patch is undone without it), plus, for a patch that moves a value deeper, one walk
-//! of the result to check its depth. Objects are indexed by key, messages and tool calls by
+//! of the result to check its depth. An insertion or removal before the end of an array moves
+//! the elements after it (as the client's `splice` does): those moves and the depth walks
+//! draw on an allowance that grows with each event ([`ReduceOptions::max_moved_per_event`]). Objects are indexed by key, messages and tool calls by
 //! id, open streams live in hash sets. The state is bounded by [`ReduceOptions::max_state_bytes`], warnings by
 //! [`ReduceOptions::max_warnings`], nesting by [`ReduceOptions::max_depth`]; no operation
 //! recurses. A `TOOL_CALL_RESULT` for a call made before later messages goes before them
@@ -201,6 +203,16 @@ pub struct ReduceOptions {
     /// would overdraw it is an error of that event ([`ReduceErrorKind::KeptTooMuch`]). A stream
     /// whose snapshots carry the conversation draws about the activity messages it has.
     pub max_kept_per_event: usize,
+    /// How many array elements JSON Patch operations (`STATE_DELTA`, `ACTIVITY_DELTA`) may move
+    /// to insert or remove before the end of an array, on average per event applied (default
+    /// 16 384). Such an operation moves every element after it (as JavaScript's `splice`
+    /// does), so a stream of small insertions at the front of a long array would cost the
+    /// square of its length. The allowance also grows by the bytes of the values snapshots and
+    /// patches bring (so a big array may be edited right after the snapshot that brought it).
+    /// The depth check after a `move` to a deeper path, which walks the document, draws from
+    /// it too (a value per unit). A patch that would overdraw it is undone and is an error of
+    /// its event ([`ReduceErrorKind::MovedTooMuch`]).
+    pub max_moved_per_event: usize,
 }
 
 impl Default for ReduceOptions {
@@ -212,6 +224,7 @@ impl Default for ReduceOptions {
             max_warnings: 1000,
             strict_variants: false,
             max_kept_per_event: 256,
+            max_moved_per_event: 16 << 10,
         }
     }
 }
@@ -255,6 +268,12 @@ pub struct Reducer {
     /// What `MESSAGES_SNAPSHOT`s have drawn from [`ReduceOptions::max_kept_per_event`]'s
     /// allowance so far.
     kept: u64,
+    /// What JSON Patches have drawn from [`ReduceOptions::max_moved_per_event`]'s allowance.
+    moved: u64,
+    /// The bytes of the JSON values the events carried into the state and activity messages
+    /// (snapshots and patches): added to that allowance, so that a patch right after a big
+    /// snapshot may move as much as the snapshot brought.
+    carried: u64,
 }
 
 /// Writes `{"messages":[...],"state":...}` as compact JSON.
@@ -316,6 +335,8 @@ impl Reducer {
             failed: None,
             activity_bytes: HashMap::new(),
             kept: 0,
+            moved: 0,
+            carried: 0,
         }
     }
 
@@ -532,6 +553,27 @@ impl Reducer {
         patch::Limits {
             max_depth,
             max_bytes: self.opts.max_state_bytes,
+            max_moved: (self.opts.max_moved_per_event as u64)
+                .saturating_mul(self.seen as u64)
+                .saturating_add(self.carried),
+            moved: std::cell::Cell::new(self.moved),
+        }
+    }
+
+    /// Takes what a patch drew from the allowance, and the error of a patch that overdrew it
+    /// or passed the size limit (the patch is undone either way).
+    fn patch_done(
+        &mut self,
+        limits: &patch::Limits,
+        result: &Result<usize, PatchError>,
+    ) -> Result<(), ReduceErrorKind> {
+        self.moved = limits.moved.get();
+        match result {
+            Err(err) if err.reason == patch::TOO_LARGE => Err(self.too_large()),
+            Err(err) if err.reason == patch::TOO_MUCH_MOVED => Err(ReduceErrorKind::MovedTooMuch {
+                per_event: self.opts.max_moved_per_event,
+            }),
+            _ => Ok(()),
         }
     }
 

@@ -15,6 +15,8 @@
 //! - array indices are `0` or digits without a leading zero (`fast-json-patch` also takes `01`
 //!   and the empty token as indices; agui-wire does not).
 
+use std::cell::Cell;
+
 use super::json::Json;
 use super::object::Squeezed;
 
@@ -149,6 +151,7 @@ fn add(
     path: &[String],
     value: Json,
     log: &mut Vec<Undo>,
+    limits: &Limits,
 ) -> Result<(), (&'static str, Json)> {
     let Some((last, parent)) = path.split_last() else {
         log.push(Undo::Root(Some(std::mem::replace(doc, value))));
@@ -171,6 +174,9 @@ fn add(
             let Some(i) = i else {
                 return Err((BAD_INDEX, value));
             };
+            if let Err(why) = limits.move_(a.len() - i) {
+                return Err((why, value));
+            }
             a.insert(i, value);
             log.push(Undo::Inserted(parent.to_vec(), i));
             Ok(())
@@ -181,7 +187,12 @@ fn add(
 
 /// Takes the value at `path` out, logging how to put it back (the value itself is given to
 /// the log by [`keep`], or comes back from where a `move` put it).
-fn take(doc: &mut Json, path: &[String], log: &mut Vec<Undo>) -> Result<Json, &'static str> {
+fn take(
+    doc: &mut Json,
+    path: &[String],
+    log: &mut Vec<Undo>,
+    limits: &Limits,
+) -> Result<Json, &'static str> {
     let Some((last, parent)) = path.split_last() else {
         log.push(Undo::Root(None));
         return Ok(std::mem::take(doc));
@@ -197,6 +208,7 @@ fn take(doc: &mut Json, path: &[String], log: &mut Vec<Undo>) -> Result<Json, &'
         }
         Some(Json::Array(a)) => {
             let i = index(last, a.len(), false).ok_or(NO_PATH)?;
+            limits.move_(a.len() - i - 1)?;
             log.push(Undo::Element(parent.to_vec(), i, None));
             Ok(a.remove(i))
         }
@@ -276,6 +288,8 @@ pub fn apply_patch(doc: &Json, patch: &Json, max_depth: usize) -> Result<Json, P
     let limits = Limits {
         max_depth,
         max_bytes: DEFAULT_MAX_BYTES,
+        max_moved: u64::MAX,
+        moved: Cell::new(0),
     };
     let mut out = doc.clone();
     apply(&mut out, patch.clone(), doc.approx_size(), &limits)?;
@@ -287,10 +301,32 @@ pub(crate) struct Limits {
     pub(crate) max_depth: usize,
     /// The largest result, as [`Json::approx_size`].
     pub(crate) max_bytes: usize,
+    /// The work counted in `moved` may not pass this.
+    pub(crate) max_moved: u64,
+    /// Work whose cost the patch's own size does not bound, counted up as it is done: array
+    /// elements moved to insert or remove before the end, and the values a depth check walks.
+    pub(crate) moved: Cell<u64>,
+}
+
+impl Limits {
+    /// Counts `n` more units of [`moved`](Self::moved) work, or refuses them.
+    fn move_(&self, n: usize) -> Result<(), &'static str> {
+        let total = self.moved.get().saturating_add(n as u64);
+        if total > self.max_moved {
+            return Err(TOO_MUCH_MOVED);
+        }
+        self.moved.set(total);
+        super::stats::tick(n as u64);
+        Ok(())
+    }
 }
 
 /// Why the result would be too big.
 pub(crate) const TOO_LARGE: &str = "the result would be larger than the size limit";
+
+/// Why the patch would do more work than allowed ([`Limits::max_moved`]).
+pub(crate) const TOO_MUCH_MOVED: &str =
+    "the patch would move more array elements than the stream's allowance";
 
 /// What a member (with its key) or element adds to the size of its container.
 fn member_size(v: &Json, key: Option<&str>) -> usize {
@@ -477,13 +513,13 @@ fn run(
                 let (more, old) = added(out, &path, &v);
                 let next =
                     (size.grow((more, 0), old, log, max_bytes)).ok_or_else(|| err(TOO_LARGE))?;
-                add(out, &path, v, log).map_err(|(why, _)| err(why))?;
+                add(out, &path, v, log, limits).map_err(|(why, _)| err(why))?;
                 size.counted(next, log);
             }
             "remove" => {
                 // The key goes now; the value's size when it is measured (see `Size`).
                 let key = key_at(out, &path);
-                let v = take(out, &path, log).map_err(err)?;
+                let v = take(out, &path, log, limits).map_err(err)?;
                 keep(log, v);
                 size.bound = size.bound.saturating_sub(key);
                 if path.is_empty() {
@@ -519,7 +555,7 @@ fn run(
                     deepened = Some(i);
                 }
                 let old_key = key_at(out, &from);
-                let v = take(out, &from, log).map_err(err)?;
+                let v = take(out, &from, log, limits).map_err(err)?;
                 // What the value lands on: the whole document, or a member of the same key.
                 let (replaced_key, old) = match path.split_last() {
                     None => (0, Some(&*out)),
@@ -537,7 +573,7 @@ fn run(
                     keep(log, v);
                     return Err(err(TOO_LARGE));
                 };
-                if let Err((why, v)) = add(out, &path, v, log) {
+                if let Err((why, v)) = add(out, &path, v, log, limits) {
                     keep(log, v);
                     return Err(err(why));
                 }
@@ -556,7 +592,7 @@ fn run(
                     return Err(err(TOO_LARGE));
                 }
                 let v = src.clone();
-                add(out, &path, v, log).map_err(|(why, _)| err(why))?;
+                add(out, &path, v, log, limits).map_err(|(why, _)| err(why))?;
                 size.counted(next, log);
             }
             _ => {
@@ -567,6 +603,17 @@ fn run(
                 }
             }
         }
+    }
+    // The depth check walks the document: counted as moved work, one unit per value at most
+    // (each value is at least a `Json` in the size).
+    if let Some(i) = deepened
+        && let Err(why) = limits.move_(size.bound / std::mem::size_of::<Json>())
+    {
+        return Err(PatchError {
+            index: i,
+            operation: "move".to_owned(),
+            reason: why,
+        });
     }
     if let Some(i) = deepened
         && out.depth() > max_depth
@@ -778,6 +825,8 @@ mod tests {
             let limits = Limits {
                 max_depth: 64,
                 max_bytes: DEFAULT_MAX_BYTES,
+                max_moved: u64::MAX,
+                moved: Cell::new(0),
             };
             assert!(apply(&mut out, patch, doc.approx_size(), &limits).is_err());
             assert_eq!(out.to_string(), doc_text, "round {round}: {ops:?}");
@@ -807,6 +856,8 @@ mod tests {
         let unlimited = Limits {
             max_depth: 64,
             max_bytes: usize::MAX,
+            max_moved: u64::MAX,
+            moved: Cell::new(0),
         };
         let mut limited_rounds = 0;
         for round in 0..2000 {
@@ -858,6 +909,8 @@ mod tests {
             let limited = Limits {
                 max_depth: 64,
                 max_bytes,
+                max_moved: u64::MAX,
+                moved: Cell::new(0),
             };
             let mut out = doc.clone();
             let result = apply(&mut out, patch, doc.approx_size(), &limited);
