@@ -504,3 +504,33 @@ fn reducer_and_event_order_are_send_and_sync() {
     both::<agui_wire::reducer::EventOrder>();
     both::<Json>();
 }
+
+#[test]
+fn a_repeated_result_replaces_and_a_restarted_call_starts_afresh() {
+    // As @ag-ui/client 1.0.4 (this stream's output is the client's, checked with
+    // target/agui-ts-client/reduce.mjs): the second TOOL_CALL_RESULT with the same messageId and
+    // toolCallId replaces the first in place (its metadata merged, its subagentRunId dropped),
+    // and the call started again has its arguments replaced by the next TOOL_CALL_ARGS.
+    let (out, _) = run(
+        &[
+            reducer_streams::RS,
+            r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#,
+            r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":1}"}"#,
+            r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
+            r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"partial","subagentRunId":"s1","metadata":{"a":1}}"#,
+            r#"{"type":"TEXT_MESSAGE_START","messageId":"u1","role":"user"}"#,
+            r#"{"type":"TEXT_MESSAGE_END","messageId":"u1"}"#,
+            r#"{"type":"TOOL_CALL_RESULT","messageId":"t1","toolCallId":"c1","content":"final","metadata":{"b":2}}"#,
+            r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#,
+            r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":2}"}"#,
+            r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":" "}"#,
+            r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
+            reducer_streams::RF,
+        ],
+        ReduceOptions::default(),
+    );
+    assert_eq!(
+        out,
+        r#"{"messages":[{"id":"c1","role":"assistant","toolCalls":[{"id":"c1","type":"function","function":{"name":"search","arguments":"{\"q\":2} "}}]},{"id":"t1","toolCallId":"c1","role":"tool","content":"final","metadata":{"a":1,"b":2}},{"id":"u1","role":"user","content":""}],"state":{}}"#
+    );
+}

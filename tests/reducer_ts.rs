@@ -448,15 +448,17 @@ fn snapshot_streams() -> Vec<(String, Vec<String>)> {
 }
 
 /// Random runs of text, tool calls (parent or not), tool results (for any call, or one not
-/// started yet; new message ids, or the last message's when that is not a result), activity snapshots, reasoning and state deltas: where a result goes among
-/// the messages after its call (the client from 1.0.4 steps over activity messages there).
+/// started yet; new message ids, or the last message's when that is not a result, or an
+/// earlier result's ids again), activity snapshots, reasoning and state deltas: where a
+/// result goes among the messages after its call (the client from 1.0.4 steps over activity
+/// messages there), and a repeated result replacing the earlier one in place.
 fn event_streams() -> Vec<(String, Vec<String>)> {
     let mut next = rng(0x9E37_79B9_7F4A_7C15);
     let mut streams = Vec::new();
     for s in 0..300 {
         let mut events = vec![reducer_streams::RS.to_owned()];
         let (mut ids, mut calls) = (0, 0);
-        let mut results: Vec<String> = Vec::new();
+        let mut results: Vec<(String, String)> = Vec::new();
         for _ in 0..1 + next(12) {
             let last = format!("m{}", ids.max(1));
             match next(10) {
@@ -474,10 +476,14 @@ fn event_streams() -> Vec<(String, Vec<String>)> {
                     ));
                 }
                 2..=4 => {
-                    // A fresh id each time: a second start of an ended call is a difference
-                    // of its own (see the reducer's module doc).
-                    calls += 1;
-                    let c = calls;
+                    // Usually a fresh id; sometimes an ended call's again (1.0.4 starts it
+                    // afresh: its next arguments replace the old ones).
+                    let c = if calls > 0 && next(4) == 0 {
+                        1 + next(calls)
+                    } else {
+                        calls += 1;
+                        calls
+                    };
                     let parent = if next(2) == 0 {
                         String::new()
                     } else {
@@ -492,18 +498,28 @@ fn event_streams() -> Vec<(String, Vec<String>)> {
                     events.push(format!(r#"{{"type":"TOOL_CALL_END","toolCallId":"c{c}"}}"#));
                 }
                 5..=6 => {
-                    // A fresh message id unless it is not a result's already (1.0.4 replaces
-                    // a result with the same message and call ids: not followed yet).
-                    let id = if ids == 0 || next(2) == 0 || results.contains(&last) {
-                        ids += 1;
-                        format!("m{ids}")
-                    } else {
-                        last
+                    // Sometimes an earlier result's message and call ids again (1.0.4 replaces
+                    // that result in place), else a fresh message id, or the last message's
+                    // when that is not a result.
+                    let (id, call) = match results.len() {
+                        n if n > 0 && next(3) == 0 => results[next(n as u64) as usize].clone(),
+                        _ => {
+                            let id = if ids == 0
+                                || next(2) == 0
+                                || results.iter().any(|(r, _)| *r == last)
+                            {
+                                ids += 1;
+                                format!("m{ids}")
+                            } else {
+                                last
+                            };
+                            (id, format!("c{}", 1 + next(calls + 1)))
+                        }
                     };
-                    results.push(id.clone());
+                    results.push((id.clone(), call.clone()));
+                    let sub = [r#","subagentRunId":"s1""#, ""][next(2) as usize];
                     events.push(format!(
-                        r#"{{"type":"TOOL_CALL_RESULT","messageId":"{id}","toolCallId":"c{}","content":"r{}"}}"#,
-                        1 + next(calls + 1),
+                        r#"{{"type":"TOOL_CALL_RESULT","messageId":"{id}","toolCallId":"{call}","content":"r{}"{sub}}}"#,
                         next(10)
                     ));
                 }

@@ -64,13 +64,20 @@ impl Reducer {
                     self.warn(index, format!("{name}: no message holds tool call {id:?}"));
                     return Ok(());
                 };
+                // The first arguments after a call was started again replace the old ones
+                // (as the client from 1.0.4); its end forgets the restart.
+                let restarted = self.restarted.remove(&id);
                 let Some(call) = self.tool_call_mut(at) else {
                     return Ok(());
                 };
                 if let Some(delta) = delta
                     && let Some(func) = call.get_mut("function")
                 {
-                    append(func, "arguments", &delta.unescaped());
+                    if restarted {
+                        func.set("arguments", Json::String(delta.unescaped().into_owned()));
+                    } else {
+                        append(func, "arguments", &delta.unescaped());
+                    }
                 }
                 Self::merge_metadata(call, meta);
             }
@@ -80,8 +87,23 @@ impl Reducer {
                 if !self.opts.keep_unknown_fields {
                     strip::content(&mut content);
                 }
+                let message_id = text(&e.message_id);
+                // A result with the message and call ids of one already there replaces it in
+                // place, keeping its other fields (as the client from 1.0.4).
+                if let Some(at) = self.list().find_result(&message_id, &call_id) {
+                    let old = &mut self.list()[at];
+                    old.set("content", content);
+                    match sub {
+                        Some(s) => old.set("subagentRunId", Json::String(s)),
+                        None => {
+                            old.remove("subagentRunId");
+                        }
+                    }
+                    Self::merge_metadata(old, meta);
+                    return Ok(());
+                }
                 let mut msg = Json::from_members(vec![
-                    ("id".into(), Json::String(text(&e.message_id))),
+                    ("id".into(), Json::String(message_id)),
                     ("toolCallId".into(), Json::String(call_id.clone())),
                     ("role".into(), Json::from("tool")),
                     ("content".into(), content),
@@ -268,6 +290,8 @@ impl Reducer {
         let id = text(&e.tool_call_id);
         let name = text(&e.tool_call_name);
         if let Some(at) = self.find_tool_call(&id) {
+            // Started again: its next arguments replace the ones it has.
+            self.restarted.insert(id.clone());
             let Some(call) = self.tool_call_mut(at) else {
                 return;
             };

@@ -27,6 +27,25 @@ pub(crate) struct Index {
     calls: HashMap<String, (usize, usize)>,
     /// The other holders of the call ids held more than once.
     more_calls: HashMap<String, BTreeSet<(usize, usize)>>,
+    /// The first tool message with each pair of message id and `toolCallId` (see
+    /// [`result_key`]), and the others of the pairs held more than once.
+    results: HashMap<String, At>,
+    more_results: HashMap<String, BTreeSet<At>>,
+}
+
+/// The key of a tool message's pair of ids (the first one's length first, so that no two
+/// pairs share a key whatever their characters).
+pub(crate) fn result_key(id: &str, call: &str) -> String {
+    format!("{}:{id}{call}", id.len())
+}
+
+/// The pair of ids of a tool message.
+fn result_of(m: &Json) -> Option<String> {
+    if m.get("role").and_then(Json::as_str) != Some("tool") {
+        return None;
+    }
+    let call = m.get("toolCallId").and_then(Json::as_str)?;
+    Some(result_key(id_of(m)?, call))
 }
 
 pub(crate) fn id_of(m: &Json) -> Option<&str> {
@@ -58,6 +77,8 @@ impl Index {
         self.ids.clear();
         self.calls.clear();
         self.more_calls.clear();
+        self.results.clear();
+        self.more_results.clear();
         self.fresh = true;
     }
 
@@ -71,6 +92,22 @@ impl Index {
             stats::tick(1);
             let slot = self.ids.entry(id.to_owned()).or_insert(at);
             *slot = (*slot).min(at);
+        }
+        if let Some(key) = result_of(m) {
+            stats::tick(1);
+            match self.results.get_mut(&key) {
+                None => {
+                    self.results.insert(key, at);
+                }
+                Some(first) => {
+                    let other = if at < *first {
+                        std::mem::replace(first, at)
+                    } else {
+                        at
+                    };
+                    self.more_results.entry(key).or_default().insert(other);
+                }
+            }
         }
         if at.1 == super::list::BASE {
             for (ci, c) in calls_of(m).iter().enumerate() {
@@ -106,9 +143,32 @@ impl Index {
         }
     }
 
-    /// Forgets the tool calls of message `m`, which was at `at` (it is being replaced).
+    /// Forgets the tool calls of message `m`, which was at `at`, and its pair of ids if it is a
+    /// tool message (it is being replaced).
     pub(crate) fn remove_calls(&mut self, at: At, m: &Json) {
-        if !self.fresh || at.1 != super::list::BASE {
+        if !self.fresh {
+            return;
+        }
+        if let Some(key) = result_of(m) {
+            stats::tick(1);
+            let more = self.more_results.get_mut(&key);
+            if self.results.get(&key) == Some(&at) {
+                match more.and_then(BTreeSet::pop_first) {
+                    Some(next) => {
+                        self.results.insert(key.clone(), next);
+                    }
+                    None => {
+                        self.results.remove(&key);
+                    }
+                }
+            } else if let Some(more) = more {
+                more.remove(&at);
+            }
+            if self.more_results.get(&key).is_some_and(BTreeSet::is_empty) {
+                self.more_results.remove(&key);
+            }
+        }
+        if at.1 != super::list::BASE {
             return;
         }
         for (ci, c) in calls_of(m).iter().enumerate() {
@@ -138,6 +198,13 @@ impl Index {
     pub(crate) fn message(&self, id: &str) -> Option<At> {
         stats::tick(1);
         self.ids.get(id).copied()
+    }
+
+    /// The first tool message with message id `id` and `toolCallId` `call` (the index must be
+    /// fresh).
+    pub(crate) fn result(&self, id: &str, call: &str) -> Option<At> {
+        stats::tick(1);
+        self.results.get(&result_key(id, call)).copied()
     }
 
     /// The first message holding tool call `id`, and the call's place in it (the index must be

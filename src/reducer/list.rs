@@ -127,6 +127,26 @@ impl List {
         found
     }
 
+    /// The first tool message with message id `id` and `toolCallId` `call`.
+    pub(crate) fn find_result(&mut self, id: &str, call: &str) -> Option<At> {
+        self.refresh();
+        let found = self.index.result(id, call);
+        debug_assert!(
+            self.len() > CHECK_UP_TO
+                || found
+                    == self
+                        .iter()
+                        .find(|(_, m)| {
+                            id_of(m) == Some(id)
+                                && m.get("role").and_then(Json::as_str) == Some("tool")
+                                && m.get("toolCallId").and_then(Json::as_str) == Some(call)
+                        })
+                        .map(|(at, _)| at),
+            "result index for {id:?}, {call:?}"
+        );
+        found
+    }
+
     /// The first assistant message holding tool call `id`, and the call's place in it.
     pub(crate) fn tool_call(&mut self, id: &str) -> Option<(usize, usize)> {
         self.refresh();

@@ -86,11 +86,12 @@
 //! - `THINKING_*` events (removed in 1.0) are ignored like any unknown event; the client
 //!   translates them to `REASONING_*` events with random ids.
 //! - Legacy `binary` content parts are kept as they are; the client upgrades them to media parts.
-//! - `TOOL_CALL_RESULT` is always a new message, after the first assistant message calling for
-//!   it and the tool and activity messages after that one. 1.0.4 replaces an earlier result
-//!   with the same `messageId` and `toolCallId`, and picks the latest calling message with no
-//!   result yet. A `TOOL_CALL_START` for an id whose call has ended appends to that call here
-//!   (as 1.0.0); 1.0.4 starts it afresh.
+//! - A new `TOOL_CALL_RESULT` goes after the *first* assistant message calling for it (and
+//!   the tool and activity messages after that one); when several messages hold the same call
+//!   id (a snapshot or the run's input can make that), 1.0.4 picks the latest one with no
+//!   result yet. As 1.0.4, a result with the `messageId` and `toolCallId` of one already there
+//!   replaces it in place, and a `TOOL_CALL_START` for a call already made starts it afresh
+//!   (its next `TOOL_CALL_ARGS` replaces the arguments).
 //! - `null` in an optional field: the client (1.0.4) reads it as absent, with a warning, in a
 //!   fixed list of fields (`rawEvent` and `subagentRunId` of any event,
 //!   `RUN_STARTED.parentRunId` and `input`, `RUN_FINISHED.outcome` and its
@@ -274,6 +275,9 @@ pub struct Reducer {
     /// (snapshots and patches): added to that allowance, so that a patch right after a big
     /// snapshot may move as much as the snapshot brought.
     carried: u64,
+    /// Tool calls started again after they were made (by an earlier start, a snapshot or the
+    /// run's input): their next `TOOL_CALL_ARGS` replaces the arguments.
+    restarted: HashSet<String>,
 }
 
 /// Writes `{"messages":[...],"state":...}` as compact JSON.
@@ -337,6 +341,7 @@ impl Reducer {
             kept: 0,
             moved: 0,
             carried: 0,
+            restarted: HashSet::new(),
         }
     }
 
