@@ -66,7 +66,7 @@ impl Reducer {
                 };
                 // The first arguments after a call was started again replace the old ones
                 // (as the client from 1.0.4); its end forgets the restart.
-                let restarted = self.restarted.remove(&id);
+                let restarted = !self.restarted.is_empty() && self.restarted.remove(&id);
                 let Some(call) = self.tool_call_mut(at) else {
                     return Ok(());
                 };
