@@ -885,3 +885,30 @@ fn front_insertions_into_a_long_array_overdraw_their_allowance() {
     // Appending moves nothing: linear, no error.
     linear("appends", 20_000, |n| stream(n, "/l/-"));
 }
+
+#[test]
+fn results_for_a_call_id_held_many_times() {
+    // A snapshot of N assistant messages all calling `c` (ids reused across turns), then N
+    // results for `c`: each goes after the latest caller still without one (as the client
+    // 1.0.4, which walks back over the whole list for each), found in O(log N) here.
+    let r = linear("one call id, many callers", 1000, |n| {
+        let callers: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"id":"a{i}","role":"assistant","toolCalls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":""}}}}]}}"#
+                )
+            })
+            .collect();
+        let mut ev = vec![RS.to_owned(), snapshot(&callers)];
+        ev.extend((0..n).map(|i| {
+            format!(
+                r#"{{"type":"TOOL_CALL_RESULT","messageId":"t{i}","toolCallId":"c","content":"r"}}"#
+            )
+        }));
+        ev
+    });
+    // The first result went after the last caller, the last one after the first caller.
+    let ids = ids_of(&r);
+    assert_eq!(ids[..3], ["a0", "t3999", "a1"]);
+    assert_eq!(ids[ids.len() - 2..], ["a3999", "t0"]);
+}

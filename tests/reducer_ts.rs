@@ -391,7 +391,9 @@ fn rng(mut x: u64) -> impl FnMut(u64) -> u64 {
 
 /// Runs whose `MESSAGES_SNAPSHOT`s put tool results anywhere: before their call, in their
 /// call's turn, after later turns, with calls of one id made twice, among reasoning and
-/// activity messages (the client, from 1.0.4, moves displaced results back to their call).
+/// activity messages (the client, from 1.0.4, moves displaced results back to their call);
+/// then new results for those calls, user messages, and activity snapshots replacing earlier
+/// messages.
 fn snapshot_streams() -> Vec<(String, Vec<String>)> {
     let mut next = rng(0x2545_F491_4F6C_DD1D);
     let mut streams = Vec::new();
@@ -440,6 +442,31 @@ fn snapshot_streams() -> Vec<(String, Vec<String>)> {
                 r#"{{"type":"MESSAGES_SNAPSHOT","messages":[{}]}}"#,
                 messages.join(",")
             ));
+        }
+        // Then results for calls the snapshots may make several times (1.0.4 puts one after
+        // the latest calling message with no result yet), among user messages and activity
+        // snapshots replacing earlier messages (which may take a result away).
+        let first: u64 = id + 1;
+        for _ in 0..next(6) {
+            id += 1;
+            match next(4) {
+                0 | 1 => events.push(format!(
+                    r#"{{"type":"TOOL_CALL_RESULT","messageId":"m{id}","toolCallId":"c{}","content":"late"}}"#,
+                    1 + next(3)
+                )),
+                2 => {
+                    events.push(format!(
+                        r#"{{"type":"TEXT_MESSAGE_START","messageId":"m{id}","role":"user"}}"#
+                    ));
+                    events.push(format!(
+                        r#"{{"type":"TEXT_MESSAGE_END","messageId":"m{id}"}}"#
+                    ));
+                }
+                _ => events.push(format!(
+                    r#"{{"type":"ACTIVITY_SNAPSHOT","messageId":"m{}","activityType":"PLAN","content":{{}}}}"#,
+                    first.saturating_sub(12) + next(13)
+                )),
+            }
         }
         events.push(reducer_streams::RF.to_owned());
         streams.push((format!("snapshot pairing {s}"), events));

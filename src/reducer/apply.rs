@@ -112,14 +112,16 @@ impl Reducer {
                     msg.set("subagentRunId", Json::String(s));
                 }
                 Self::merge_metadata(&mut msg, meta);
-                match self.find_assistant_call(&call_id) {
+                match self.list().result_target(&call_id) {
                     None => {
                         self.push(msg);
                     }
-                    Some((assistant, _)) => {
-                        // After the assistant message and the tool and activity messages right
-                        // after it (as the client from 1.0.4; 1.0.0 stepped over tool messages
-                        // only), placed there without moving the later ones (see `list.rs`).
+                    Some(assistant) => {
+                        // After the latest message calling for it with no result yet (else the
+                        // latest calling for it), and the tool and activity messages right
+                        // after it (as the client from 1.0.4; 1.0.0 took the first message and
+                        // stepped over tool messages only), placed there without moving the
+                        // later ones (see `list.rs`).
                         self.list().place_result(assistant, msg);
                     }
                 }

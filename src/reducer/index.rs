@@ -1,36 +1,138 @@
 //! Lookup of messages and tool calls by id, so that a stream of many small events over a long
 //! conversation costs a hash lookup per event rather than a scan of every message.
 //!
-//! The answers are the ones a scan from the start gives (the first message with the id, the
-//! first *assistant* message whose `toolCalls` hold the call), as the TypeScript client's
-//! `find` does on messages its enforcement stage has cleaned: `toolCalls` is a field of
-//! assistant messages only, so the same field kept as an unknown field on another message
-//! never holds a tool call for the reducer. The index follows appends, placed tool results and
-//! replaced messages as they happen (a call held by several messages keeps every holder, so
-//! that replacing the first one finds the next at once); any other change to the message list
-//! (a snapshot, a list read after results were placed) marks it stale, and the next lookup
-//! rebuilds it. The list (`list.rs`) checks the answers on short lists against a scan in debug
-//! builds.
+//! The answers are the ones a scan gives, as the TypeScript client's `find` and its backward
+//! walk for a tool result do on messages its enforcement stage has cleaned: the first message
+//! with an id, the first *assistant* message whose `toolCalls` hold a call (`toolCalls` is a
+//! field of assistant messages only, so the same field kept as an unknown field on another
+//! message never holds a tool call for the reducer), the first tool message with a pair of
+//! message and call ids, and where a new result for a call goes: after the latest message
+//! holding the call with no result for it before the next such message, or else after the
+//! latest holder (as `@ag-ui/client` 1.0.4). The index follows appends, placed tool results
+//! and replaced messages as they happen (every holder of an id is kept, so that replacing one
+//! finds the next at once); any other change to the message list (a snapshot, a list read
+//! after results were placed) marks it stale, and the next lookup rebuilds it. The list
+//! (`list.rs`) checks the answers on short lists against a scan in debug builds.
 
 use std::collections::{BTreeSet, HashMap};
 
 use super::json::Json;
-use super::list::At;
+use super::list::{At, BASE};
 use super::stats;
+
+/// A set that is most often empty or of one element, without allocating for those.
+#[derive(Debug, Clone, Default)]
+enum Few<T> {
+    #[default]
+    None,
+    One(T),
+    Many(BTreeSet<T>),
+}
+
+impl<T: Ord + Copy> Few<T> {
+    fn insert(&mut self, x: T) {
+        match self {
+            Few::None => *self = Few::One(x),
+            Few::One(y) if *y == x => {}
+            Few::One(y) => *self = Few::Many(BTreeSet::from([*y, x])),
+            Few::Many(set) => {
+                set.insert(x);
+            }
+        }
+    }
+
+    fn remove(&mut self, x: &T) {
+        match self {
+            Few::One(y) if y == x => *self = Few::None,
+            Few::Many(set) => {
+                set.remove(x);
+            }
+            _ => {}
+        }
+    }
+
+    fn first(&self) -> Option<T> {
+        match self {
+            Few::None => None,
+            Few::One(y) => Some(*y),
+            Few::Many(set) => set.first().copied(),
+        }
+    }
+
+    fn last(&self) -> Option<T> {
+        match self {
+            Few::None => None,
+            Few::One(y) => Some(*y),
+            Few::Many(set) => set.last().copied(),
+        }
+    }
+
+    /// The greatest element below `x`.
+    fn below(&self, x: &T) -> Option<T> {
+        match self {
+            Few::One(y) if y < x => Some(*y),
+            Few::Many(set) => set.range(..x).next_back().copied(),
+            _ => None,
+        }
+    }
+
+    /// The least element above `x`.
+    fn above(&self, x: &T) -> Option<T> {
+        match self {
+            Few::One(y) if y > x => Some(*y),
+            Few::Many(set) => set
+                .range((std::ops::Bound::Excluded(x), std::ops::Bound::Unbounded))
+                .next()
+                .copied(),
+            _ => None,
+        }
+    }
+}
+
+/// What the index knows of one tool call id.
+#[derive(Debug, Clone, Default)]
+struct Call {
+    /// The assistant messages holding it: (message, place in its `toolCalls`).
+    holders: Few<(usize, usize)>,
+    /// The tool messages answering it (`toolCallId`).
+    results: Few<At>,
+    /// The holders (by message) with no result after them before the next holder.
+    unanswered: Few<usize>,
+}
+
+impl Call {
+    /// Whether holder message `p` has a result before the next holder, kept in `unanswered`.
+    fn review(&mut self, p: usize) {
+        stats::tick(1);
+        let holds = (self.holders.below(&(p.saturating_add(1), 0))).is_some_and(|h| h.0 == p);
+        if !holds {
+            self.unanswered.remove(&p);
+            return;
+        }
+        let next = self.holders.above(&(p, usize::MAX)).map(|h| (h.0, BASE));
+        let answered = (self.results.above(&(p, BASE))).is_some_and(|r| next.is_none_or(|n| r < n));
+        if answered {
+            self.unanswered.remove(&p);
+        } else {
+            self.unanswered.insert(p);
+        }
+    }
+
+    /// The holder message before message place `at`, if any.
+    fn holder_before(&self, at: At) -> Option<usize> {
+        self.holders.below(&(at.0, 0)).map(|h| h.0)
+    }
+}
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Index {
     fresh: bool,
     /// The first message with each id.
     ids: HashMap<String, At>,
-    /// The first holder of each tool call id: (message, place in its `toolCalls`).
-    calls: HashMap<String, (usize, usize)>,
-    /// The other holders of the call ids held more than once.
-    more_calls: HashMap<String, BTreeSet<(usize, usize)>>,
-    /// The first tool message with each pair of message id and `toolCallId` (see
-    /// [`result_key`]), and the others of the pairs held more than once.
-    results: HashMap<String, At>,
-    more_results: HashMap<String, BTreeSet<At>>,
+    /// Each tool call id's holders and results.
+    calls: HashMap<String, Call>,
+    /// The tool messages of each pair of message id and `toolCallId` (see [`result_key`]).
+    results: HashMap<String, Few<At>>,
 }
 
 /// The key of a tool message's pair of ids (the first one's length first, so that no two
@@ -39,17 +141,16 @@ pub(crate) fn result_key(id: &str, call: &str) -> String {
     format!("{}:{id}{call}", id.len())
 }
 
-/// The pair of ids of a tool message.
-fn result_of(m: &Json) -> Option<String> {
+pub(crate) fn id_of(m: &Json) -> Option<&str> {
+    m.get("id").and_then(Json::as_str)
+}
+
+/// The call a tool message answers.
+pub(crate) fn answers(m: &Json) -> Option<&str> {
     if m.get("role").and_then(Json::as_str) != Some("tool") {
         return None;
     }
-    let call = m.get("toolCallId").and_then(Json::as_str)?;
-    Some(result_key(id_of(m)?, call))
-}
-
-pub(crate) fn id_of(m: &Json) -> Option<&str> {
-    m.get("id").and_then(Json::as_str)
+    m.get("toolCallId").and_then(Json::as_str)
 }
 
 /// The tool calls of an assistant message (none for other roles).
@@ -76,14 +177,11 @@ impl Index {
     pub(crate) fn clear(&mut self) {
         self.ids.clear();
         self.calls.clear();
-        self.more_calls.clear();
         self.results.clear();
-        self.more_results.clear();
         self.fresh = true;
     }
 
-    /// Records message `m`, at `at` (a message at a later place than every one recorded, or
-    /// one placed before later ones: the first holder of an id is the earliest either way).
+    /// Records message `m`, at `at` (anywhere: the first holder of an id is the earliest).
     pub(crate) fn add(&mut self, at: At, m: &Json) {
         if !self.fresh {
             return;
@@ -93,23 +191,18 @@ impl Index {
             let slot = self.ids.entry(id.to_owned()).or_insert(at);
             *slot = (*slot).min(at);
         }
-        if let Some(key) = result_of(m) {
+        if let Some(call) = answers(m) {
             stats::tick(1);
-            match self.results.get_mut(&key) {
-                None => {
-                    self.results.insert(key, at);
-                }
-                Some(first) => {
-                    let other = if at < *first {
-                        std::mem::replace(first, at)
-                    } else {
-                        at
-                    };
-                    self.more_results.entry(key).or_default().insert(other);
-                }
+            if let Some(id) = id_of(m) {
+                (self.results.entry(result_key(id, call)).or_default()).insert(at);
+            }
+            let c = self.calls.entry(call.to_owned()).or_default();
+            c.results.insert(at);
+            if let Some(p) = c.holder_before(at) {
+                c.review(p);
             }
         }
-        if at.1 == super::list::BASE {
+        if at.1 == BASE {
             for (ci, c) in calls_of(m).iter().enumerate() {
                 if let Some(cid) = id_of(c) {
                     self.call_added(cid, (at.0, ci));
@@ -124,72 +217,49 @@ impl Index {
             return;
         }
         stats::tick(1);
-        match self.calls.get_mut(id) {
-            None => {
-                self.calls.insert(id.to_owned(), at);
-            }
-            Some(first) if *first == at => {}
-            Some(first) => {
-                let other = if at < *first {
-                    std::mem::replace(first, at)
-                } else {
-                    at
-                };
-                self.more_calls
-                    .entry(id.to_owned())
-                    .or_default()
-                    .insert(other);
-            }
+        let c = self.calls.entry(id.to_owned()).or_default();
+        c.holders.insert(at);
+        c.review(at.0);
+        if let Some(p) = c.holder_before((at.0, BASE)) {
+            c.review(p);
         }
     }
 
-    /// Forgets the tool calls of message `m`, which was at `at`, and its pair of ids if it is a
-    /// tool message (it is being replaced).
-    pub(crate) fn remove_calls(&mut self, at: At, m: &Json) {
+    /// Forgets message `m`, which was at `at` (it is being replaced by one with the same id).
+    pub(crate) fn removed(&mut self, at: At, m: &Json) {
         if !self.fresh {
             return;
         }
-        if let Some(key) = result_of(m) {
+        if let Some(call) = answers(m) {
             stats::tick(1);
-            let more = self.more_results.get_mut(&key);
-            if self.results.get(&key) == Some(&at) {
-                match more.and_then(BTreeSet::pop_first) {
-                    Some(next) => {
-                        self.results.insert(key.clone(), next);
-                    }
-                    None => {
+            if let Some(id) = id_of(m) {
+                let key = result_key(id, call);
+                if let Some(few) = self.results.get_mut(&key) {
+                    few.remove(&at);
+                    if few.first().is_none() {
                         self.results.remove(&key);
                     }
                 }
-            } else if let Some(more) = more {
-                more.remove(&at);
             }
-            if self.more_results.get(&key).is_some_and(BTreeSet::is_empty) {
-                self.more_results.remove(&key);
+            if let Some(c) = self.calls.get_mut(call) {
+                c.results.remove(&at);
+                if let Some(p) = c.holder_before(at) {
+                    c.review(p);
+                }
             }
         }
-        if at.1 != super::list::BASE {
+        if at.1 != BASE {
             return;
         }
-        for (ci, c) in calls_of(m).iter().enumerate() {
-            let Some(cid) = id_of(c) else { continue };
+        for (ci, call) in calls_of(m).iter().enumerate() {
+            let Some(cid) = id_of(call) else { continue };
             stats::tick(1);
-            let holder = (at.0, ci);
-            let more = self.more_calls.get_mut(cid);
-            if self.calls.get(cid) == Some(&holder) {
-                match more.and_then(BTreeSet::pop_first) {
-                    Some(next) => {
-                        self.calls.insert(cid.to_owned(), next);
-                    }
-                    None => {
-                        self.calls.remove(cid);
-                    }
+            if let Some(c) = self.calls.get_mut(cid) {
+                c.holders.remove(&(at.0, ci));
+                c.review(at.0);
+                if let Some(p) = c.holder_before((at.0, BASE)) {
+                    c.review(p);
                 }
-            } else if let Some(more) = more {
-                more.remove(&holder);
-            }
-            if self.more_calls.get(cid).is_some_and(BTreeSet::is_empty) {
-                self.more_calls.remove(cid);
             }
         }
     }
@@ -204,13 +274,21 @@ impl Index {
     /// fresh).
     pub(crate) fn result(&self, id: &str, call: &str) -> Option<At> {
         stats::tick(1);
-        self.results.get(&result_key(id, call)).copied()
+        self.results.get(&result_key(id, call)).and_then(Few::first)
     }
 
     /// The first message holding tool call `id`, and the call's place in it (the index must be
     /// fresh).
     pub(crate) fn tool_call(&self, id: &str) -> Option<(usize, usize)> {
         stats::tick(1);
-        self.calls.get(id).copied()
+        self.calls.get(id).and_then(|c| c.holders.first())
+    }
+
+    /// The message a new result for tool call `id` goes after: the latest holder with no
+    /// result before the next holder, else the latest holder (the index must be fresh).
+    pub(crate) fn result_target(&self, id: &str) -> Option<usize> {
+        stats::tick(1);
+        let c = self.calls.get(id)?;
+        c.unanswered.last().or(c.holders.last().map(|h| h.0))
     }
 }

@@ -147,6 +147,39 @@ impl List {
         found
     }
 
+    /// The message a new result for tool call `id` goes after (see the index).
+    pub(crate) fn result_target(&mut self, id: &str) -> Option<usize> {
+        self.refresh();
+        let found = self.index.result_target(id);
+        debug_assert!(
+            self.len() > CHECK_UP_TO || found == self.scan_result_target(id),
+            "result target for {id:?}"
+        );
+        found
+    }
+
+    /// [`result_target`](Self::result_target) by the client's walk back from the end.
+    fn scan_result_target(&self, id: &str) -> Option<usize> {
+        let all: Vec<(At, &Json)> = self.iter().collect();
+        let (mut latest, mut answered) = (None, false);
+        for &((p, k), m) in all.iter().rev() {
+            if super::index::answers(m) == Some(id) {
+                answered = true;
+            } else if k == BASE
+                && super::index::calls_of(m)
+                    .iter()
+                    .any(|c| id_of(c) == Some(id))
+            {
+                latest.get_or_insert(p);
+                if !answered {
+                    return Some(p);
+                }
+                answered = false;
+            }
+        }
+        latest
+    }
+
     /// The first assistant message holding tool call `id`, and the call's place in it.
     pub(crate) fn tool_call(&mut self, id: &str) -> Option<(usize, usize)> {
         self.refresh();
@@ -208,7 +241,7 @@ impl List {
             self.reshape();
             return;
         }
-        self.index.remove_calls(at, &old);
+        self.index.removed(at, &old);
         let mut index = std::mem::take(&mut self.index);
         if at.1 == BASE {
             for (ci, c) in super::index::calls_of(&self[at]).iter().enumerate() {
@@ -347,11 +380,13 @@ mod tests {
             ("id".into(), Json::from(id)),
             ("role".into(), Json::from(role)),
         ]);
-        if let Some(c) = call {
-            m.set(
+        match (role, call) {
+            ("assistant", Some(c)) => m.set(
                 "toolCalls",
                 Json::Array(vec![Json::from_members(vec![("id".into(), Json::from(c))])]),
-            );
+            ),
+            ("tool", Some(c)) => m.set("toolCallId", Json::from(c)),
+            _ => {}
         }
         m
     }
@@ -371,24 +406,40 @@ mod tests {
                 match rng(10) {
                     0..=2 => {
                         let role = ["user", "assistant", "tool", "activity"][rng(4)];
-                        let m = message(&id, role, (role == "assistant").then_some(&*call));
+                        let m = message(&id, role, Some(&call));
                         model.push(m.clone());
                         messages.list().push(m);
                     }
                     3..=5 => {
-                        let m = message(&id, "tool", None);
-                        let holder = model.iter().position(|x| {
+                        let m = message(&id, "tool", Some(&call));
+                        // The client's walk back: the latest holder with no result before
+                        // the next holder, else the latest holder.
+                        let holds = |x: &Json| {
                             super::super::index::calls_of(x)
                                 .iter()
                                 .any(|c| id_of(c) == Some(&call))
-                        });
+                        };
+                        let (mut latest, mut answered, mut holder) = (None, false, None);
+                        for (i, x) in model.iter().enumerate().rev() {
+                            if super::super::index::answers(x) == Some(&call) {
+                                answered = true;
+                            } else if holds(x) {
+                                latest.get_or_insert(i);
+                                if !answered {
+                                    holder = Some(i);
+                                    break;
+                                }
+                                answered = false;
+                            }
+                        }
+                        let holder = holder.or(latest);
                         let list = messages.list();
-                        match (holder, list.tool_call(&call)) {
+                        match (holder, list.result_target(&call)) {
                             (None, None) => {
                                 model.push(m.clone());
                                 list.push(m);
                             }
-                            (Some(a), Some((p, _))) => {
+                            (Some(a), Some(p)) => {
                                 let mut at = a + 1;
                                 while model.get(at).is_some_and(follows_its_call) {
                                     at += 1;

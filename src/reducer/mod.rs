@@ -86,12 +86,11 @@
 //! - `THINKING_*` events (removed in 1.0) are ignored like any unknown event; the client
 //!   translates them to `REASONING_*` events with random ids.
 //! - Legacy `binary` content parts are kept as they are; the client upgrades them to media parts.
-//! - A new `TOOL_CALL_RESULT` goes after the *first* assistant message calling for it (and
-//!   the tool and activity messages after that one); when several messages hold the same call
-//!   id (a snapshot or the run's input can make that), 1.0.4 picks the latest one with no
-//!   result yet. As 1.0.4, a result with the `messageId` and `toolCallId` of one already there
-//!   replaces it in place, and a `TOOL_CALL_START` for a call already made starts it afresh
-//!   (its next `TOOL_CALL_ARGS` replaces the arguments).
+//! - As 1.0.4 (1.0.0 differs): a new `TOOL_CALL_RESULT` goes after the latest assistant
+//!   message calling for it with no result yet (else the latest calling for it) and the tool
+//!   and activity messages after that one; one with the `messageId` and `toolCallId` of a
+//!   result already there replaces it in place; a `TOOL_CALL_START` for a call already made
+//!   starts it afresh (its next `TOOL_CALL_ARGS` replaces the arguments).
 //! - `null` in an optional field: the client (1.0.4) reads it as absent, with a warning, in a
 //!   fixed list of fields (`rawEvent` and `subagentRunId` of any event,
 //!   `RUN_STARTED.parentRunId` and `input`, `RUN_FINISHED.outcome` and its
