@@ -912,3 +912,43 @@ fn results_for_a_call_id_held_many_times() {
     assert_eq!(ids[..3], ["a0", "t3999", "a1"]);
     assert_eq!(ids[ids.len() - 2..], ["a3999", "t0"]);
 }
+
+#[test]
+fn copying_a_big_value_again_and_again_overdraws_the_allowance() {
+    // Each patch copies a 50 000-element array and removes the copy: it costs the value's
+    // size for 100 bytes of event. Copies draw from the same allowance as array moves: the
+    // stream is refused after a few such events, the refused patch undone.
+    let items: Vec<String> = (0..50_000).map(|i| i.to_string()).collect();
+    let mut events = vec![
+        RS.to_owned(),
+        format!(
+            r#"{{"type":"STATE_SNAPSHOT","snapshot":{{"big":[{}]}}}}"#,
+            items.join(",")
+        ),
+    ];
+    events.extend((0..1000).map(|_| {
+        r#"{"type":"STATE_DELTA","delta":[{"op":"copy","from":"/big","path":"/c"},{"op":"remove","path":"/c"}]}"#.to_owned()
+    }));
+    let mut r = Reducer::new();
+    let before = work_done();
+    let mut failed = None;
+    for text in &events {
+        let arena = Bump::new();
+        if let Err(e) = r.apply(&Event::parse(text.as_bytes(), &arena).unwrap()) {
+            failed = Some(e);
+            break;
+        }
+    }
+    let err = failed.expect("the allowance runs out");
+    assert_eq!(
+        err.kind(),
+        &ReduceErrorKind::MovedTooMuch { per_event: 16384 }
+    );
+    assert!(err.index() < 20, "{}", err.index());
+    assert!(r.state().get("c").is_none());
+    assert!(
+        work_done() - before < 20_000_000,
+        "{}",
+        work_done() - before
+    );
+}

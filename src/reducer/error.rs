@@ -244,10 +244,10 @@ pub enum ReduceErrorKind {
         /// The allowance, in messages per event applied.
         per_event: usize,
     },
-    /// JSON Patches would have moved more array elements than
+    /// JSON Patches would have moved or copied more values than
     /// [`ReduceOptions::max_moved_per_event`](super::ReduceOptions::max_moved_per_event) allows.
     MovedTooMuch {
-        /// The allowance, in array elements per event applied.
+        /// The allowance, in values per event applied.
         per_event: usize,
     },
     /// The event's bytes are not a valid event ([`Reducer::apply_json`](super::Reducer::apply_json)).
@@ -395,7 +395,7 @@ impl fmt::Display for ReduceErrorKind {
             ),
             K::MovedTooMuch { per_event } => write!(
                 f,
-                "the patch would move more array elements than the stream allows \
+                "the patch would move or copy more values than the stream allows \
                  ({per_event} per event applied, ReduceOptions::max_moved_per_event)"
             ),
             K::Invalid { error } => write!(f, "not a valid event: {error}"),

@@ -65,7 +65,7 @@
 //! of what it removed or replaced once it has gone through (dropping that costs as much; a
 //! failing patch is undone without it), plus, for a patch that moves a value deeper, one walk
 //! of the result to check its depth. An insertion or removal before the end of an array moves
-//! the elements after it (as the client's `splice` does): those moves and the depth walks
+//! the elements after it (as the client's `splice` does): those moves, copies and depth walks
 //! draw on an allowance that grows with each event ([`ReduceOptions::max_moved_per_event`]). Objects are indexed by key, messages and tool calls by
 //! id, open streams live in hash sets. The state is bounded by [`ReduceOptions::max_state_bytes`], warnings by
 //! [`ReduceOptions::max_warnings`], nesting by [`ReduceOptions::max_depth`]; no operation
@@ -203,14 +203,14 @@ pub struct ReduceOptions {
     /// would overdraw it is an error of that event ([`ReduceErrorKind::KeptTooMuch`]). A stream
     /// whose snapshots carry the conversation draws about the activity messages it has.
     pub max_kept_per_event: usize,
-    /// How many array elements JSON Patch operations (`STATE_DELTA`, `ACTIVITY_DELTA`) may move
-    /// to insert or remove before the end of an array, on average per event applied (default
-    /// 16 384). Such an operation moves every element after it (as JavaScript's `splice`
-    /// does), so a stream of small insertions at the front of a long array would cost the
-    /// square of its length. The allowance also grows by the bytes of the values snapshots and
-    /// patches bring (so a big array may be edited right after the snapshot that brought it).
-    /// The depth check after a `move` to a deeper path, which walks the document, draws from
-    /// it too (a value per unit). A patch that would overdraw it is undone and is an error of
+    /// How many values JSON Patch operations (`STATE_DELTA`, `ACTIVITY_DELTA`) may move or
+    /// copy beyond what they carry, on average per event applied (default 16 384). An
+    /// insertion or removal before the end of an array moves every element after it (as
+    /// JavaScript's `splice` does), a `copy` copies its value, and the depth check after a
+    /// `move` to a deeper path walks the document: a stream of small patches doing so over a
+    /// big state would cost the square of its length. The allowance also grows by the bytes of
+    /// the values snapshots and patches bring (so a big array may be edited right after the
+    /// snapshot that brought it). A patch that would overdraw it is undone and is an error of
     /// its event ([`ReduceErrorKind::MovedTooMuch`]).
     pub max_moved_per_event: usize,
 }

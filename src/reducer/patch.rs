@@ -304,7 +304,8 @@ pub(crate) struct Limits {
     /// The work counted in `moved` may not pass this.
     pub(crate) max_moved: u64,
     /// Work whose cost the patch's own size does not bound, counted up as it is done: array
-    /// elements moved to insert or remove before the end, and the values a depth check walks.
+    /// elements moved to insert or remove before the end, and the values a `copy` copies or a
+    /// depth check walks.
     pub(crate) moved: Cell<u64>,
 }
 
@@ -326,7 +327,7 @@ pub(crate) const TOO_LARGE: &str = "the result would be larger than the size lim
 
 /// Why the patch would do more work than allowed ([`Limits::max_moved`]).
 pub(crate) const TOO_MUCH_MOVED: &str =
-    "the patch would move more array elements than the stream's allowance";
+    "the patch would move or copy more values than the stream's allowance";
 
 /// What a member (with its key) or element adds to the size of its container.
 fn member_size(v: &Json, key: Option<&str>) -> usize {
@@ -587,10 +588,15 @@ fn run(
                 let (more, old) = added(out, &path, src);
                 let next =
                     (size.grow((more, 0), old, log, max_bytes)).ok_or_else(|| err(TOO_LARGE))?;
-                copied = copied.saturating_add(src.approx_size());
+                let bytes = src.approx_size();
+                copied = copied.saturating_add(bytes);
                 if copied > limits.max_bytes {
                     return Err(err(TOO_LARGE));
                 }
+                // A copy costs what it copies: drawn from the allowance, a value per unit.
+                limits
+                    .move_(bytes / std::mem::size_of::<Json>())
+                    .map_err(err)?;
                 let v = src.clone();
                 add(out, &path, v, log, limits).map_err(|(why, _)| err(why))?;
                 size.counted(next, log);
