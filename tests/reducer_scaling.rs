@@ -952,3 +952,35 @@ fn copying_a_big_value_again_and_again_overdraws_the_allowance() {
         work_done() - before
     );
 }
+
+#[test]
+fn a_snapshot_may_drop_a_long_history() {
+    // 10 000 messages given up front (or brought by one RUN_STARTED's input), then a snapshot
+    // of one summary message at the second event: dropping them is paid by their coming in,
+    // not refused as keeping would be.
+    let history: Vec<Json> = (0..10_000)
+        .map(|i| Json::parse(&format!(r#"{{"id":"h{i}","role":"user","content":"q"}}"#)).unwrap())
+        .collect();
+    let summary = snapshot(&[r#"{"id":"s","role":"assistant","content":"summary"}"#.to_owned()]);
+    let mut r = Reducer::new().with_messages(history);
+    for text in [RS, &summary] {
+        let arena = Bump::new();
+        r.apply(&Event::parse(text.as_bytes(), &arena).unwrap())
+            .unwrap();
+    }
+    assert_eq!(ids_of(&r), ["s"]);
+    let input: Vec<String> = (0..10_000)
+        .map(|i| format!(r#"{{"id":"h{i}","role":"user","content":"q"}}"#))
+        .collect();
+    let started = format!(
+        r#"{{"type":"RUN_STARTED","threadId":"t","runId":"r","input":{{"threadId":"t","runId":"r","state":{{}},"messages":[{}],"tools":[],"context":[],"forwardedProps":{{}}}}}}"#,
+        input.join(",")
+    );
+    let mut r = Reducer::new();
+    for text in [&started, &summary] {
+        let arena = Bump::new();
+        r.apply(&Event::parse(text.as_bytes(), &arena).unwrap())
+            .unwrap();
+    }
+    assert_eq!(ids_of(&r), ["s"]);
+}

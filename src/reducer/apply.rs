@@ -122,6 +122,7 @@ impl Reducer {
                         // after it (as the client from 1.0.4; 1.0.0 took the first message and
                         // stepped over tool messages only), placed there without moving the
                         // later ones (see `list.rs`).
+                        self.entered += 1;
                         self.list().place_result(assistant, msg);
                     }
                 }
@@ -453,7 +454,9 @@ impl Reducer {
         // Everything already there beyond what the snapshot carries is walked (kept or
         // dropped): drawn from the allowance before anything changes.
         let draw = self.list().len().saturating_sub(incoming.len()) as u64;
-        let allowance = (self.opts.max_kept_per_event as u64).saturating_mul(self.seen as u64);
+        let allowance = (self.opts.max_kept_per_event as u64)
+            .saturating_mul(self.seen as u64)
+            .saturating_add(self.entered);
         if self.kept.saturating_add(draw) > allowance {
             return Err(ReduceErrorKind::KeptTooMuch {
                 per_event: self.opts.max_kept_per_event,

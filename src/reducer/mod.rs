@@ -199,9 +199,11 @@ pub struct ReduceOptions {
     /// does not carry, and every message sharing an id with one it carries, and walks all of
     /// them (as the client does), so a stream of small snapshots over many such messages would
     /// cost the square of its length. Each snapshot draws the messages already there beyond
-    /// the ones it carries from an allowance of this many per event applied so far; one that
-    /// would overdraw it is an error of that event ([`ReduceErrorKind::KeptTooMuch`]). A stream
-    /// whose snapshots carry the conversation draws about the activity messages it has.
+    /// the ones it carries from an allowance of this many per event applied so far, plus one
+    /// per message that entered the list otherwise (so a snapshot may drop what came before);
+    /// one that would overdraw it is an error of that event ([`ReduceErrorKind::KeptTooMuch`]).
+    /// A stream whose snapshots carry the conversation draws about the activity messages it
+    /// has.
     pub max_kept_per_event: usize,
     /// How many values JSON Patch operations (`STATE_DELTA`, `ACTIVITY_DELTA`) may move or
     /// copy beyond what they carry, on average per event applied (default 16 384). An
@@ -268,6 +270,10 @@ pub struct Reducer {
     /// What `MESSAGES_SNAPSHOT`s have drawn from [`ReduceOptions::max_kept_per_event`]'s
     /// allowance so far.
     kept: u64,
+    /// The messages that entered the list other than by a snapshot (appended, placed, or
+    /// given to [`Reducer::with_messages`]): added to that allowance, since a snapshot may
+    /// drop each of them once.
+    entered: u64,
     /// What JSON Patches have drawn from [`ReduceOptions::max_moved_per_event`]'s allowance.
     moved: u64,
     /// The bytes of the JSON values the events carried into the state and activity messages
@@ -338,6 +344,7 @@ impl Reducer {
             failed: None,
             activity_bytes: HashMap::new(),
             kept: 0,
+            entered: 0,
             moved: 0,
             carried: 0,
             restarted: HashSet::new(),
@@ -365,6 +372,7 @@ impl Reducer {
     /// assert_eq!(Reducer::new().with_messages(vec![m]).messages().len(), 1);
     /// ```
     pub fn with_messages(mut self, messages: Vec<Json>) -> Reducer {
+        self.entered += messages.len() as u64;
         self.list().set_all(messages);
         self.activity_bytes = HashMap::new();
         self
@@ -631,6 +639,7 @@ impl Reducer {
 
     /// Appends a message (keeping the index up to date); returns its place.
     fn push(&mut self, m: Json) -> At {
+        self.entered += 1;
         self.list().push(m)
     }
 
