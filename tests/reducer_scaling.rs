@@ -829,8 +829,8 @@ fn front_insertions_into_a_long_array_overdraw_their_allowance() {
     // A state array of N elements, then N one-operation patches inserting at its front: each
     // moves every element (the client's `splice` too), N^2 in all (7 MB took 27 s in
     // `events --reduce` at N = 80 000). The allowance (16 384 moved elements per event, plus
-    // the bytes the snapshot and patches brought) holds arrays up to about 16 000 elements
-    // edited at the front by every event, and refuses longer ones; appending moves nothing.
+    // the bytes the snapshot and patches brought) holds an array of 5 000 growing to 10 000
+    // edited at the front by every event, and refuses 20 000; appending moves nothing.
     let stream = |n: usize, path: &str| {
         let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
         let mut ev = vec![

@@ -122,14 +122,14 @@ impl Reducer {
                         // after it (as the client from 1.0.4; 1.0.0 took the first message and
                         // stepped over tool messages only), placed there without moving the
                         // later ones (see `list.rs`).
-                        self.entered += 1;
+                        self.kept_credit += 1;
                         self.list().place_result(assistant, msg);
                     }
                 }
             }
             Event::StateSnapshot(e) => {
                 let state = self.tree(&e.snapshot)?;
-                self.carried += e.snapshot.as_bytes().len() as u64;
+                self.carry(e.snapshot.as_bytes().len());
                 let bytes = state.approx_size();
                 if bytes > self.opts.max_state_bytes {
                     return Err(self.too_large());
@@ -139,7 +139,7 @@ impl Reducer {
             }
             Event::StateDelta(e) => {
                 let patch = self.patch_tree(&e.delta)?;
-                self.carried += e.delta.as_bytes().len() as u64;
+                self.carry(e.delta.as_bytes().len());
                 let limits = self.patch_limits(depth);
                 let result = patch::apply(&mut self.state, patch, self.state_bytes, &limits);
                 self.patch_done(&limits, &result)?;
@@ -163,7 +163,7 @@ impl Reducer {
                     return Ok(());
                 }
                 let patch = self.patch_tree(&e.patch)?;
-                self.carried += e.patch.as_bytes().len() as u64;
+                self.carry(e.patch.as_bytes().len());
                 let limits = self.patch_limits(depth.saturating_sub(2));
                 let size = match self.activity_bytes.get(&id) {
                     Some(&size) => size,
@@ -182,27 +182,23 @@ impl Reducer {
                         (result, Some(content))
                     }
                 };
-                if let Err(kind) = self.patch_done(&limits, &result) {
-                    self.activity_bytes.insert(id, size);
-                    return Err(kind);
-                }
+                // The content's size now: the patched one, or the same (a failed patch is undone).
+                let bytes = *result.as_ref().unwrap_or(&size);
+                self.activity_bytes.insert(id.clone(), bytes);
+                self.patch_done(&limits, &result)?;
                 Self::merge_metadata(&mut self.list()[at], meta);
                 match result {
-                    Ok(bytes) => {
+                    Ok(_) => {
                         let msg = &mut self.list()[at];
                         if let Some(content) = fresh {
                             msg.set("content", content);
                         }
                         msg.set("activityType", Json::String(text(&e.activity_type)));
-                        self.activity_bytes.insert(id, bytes);
                     }
-                    Err(err) => {
-                        self.warn(
-                            index,
-                            format!("ACTIVITY_DELTA for {id:?} not applied: {err}"),
-                        );
-                        self.activity_bytes.insert(id, size);
-                    }
+                    Err(err) => self.warn(
+                        index,
+                        format!("ACTIVITY_DELTA for {id:?} not applied: {err}"),
+                    ),
                 }
             }
             Event::RunStarted(e) => {
@@ -454,15 +450,12 @@ impl Reducer {
         // Everything already there beyond what the snapshot carries is walked (kept or
         // dropped): drawn from the allowance before anything changes.
         let draw = self.list().len().saturating_sub(incoming.len()) as u64;
-        let allowance = (self.opts.max_kept_per_event as u64)
-            .saturating_mul(self.seen as u64)
-            .saturating_add(self.entered);
-        if self.kept.saturating_add(draw) > allowance {
+        if draw > allowance(self.opts.max_kept_per_event, self.seen, self.kept_credit) {
             return Err(ReduceErrorKind::KeptTooMuch {
                 per_event: self.opts.max_kept_per_event,
             });
         }
-        self.kept += draw;
+        self.kept_credit = self.kept_credit.saturating_sub(draw as i64);
         let old = self.list().take_all();
         let mut kept = Vec::with_capacity(incoming.len());
         // The ids of the messages kept (replaced ones by their snapshot id, preserved ones
@@ -515,7 +508,7 @@ impl Reducer {
         let id = text(&e.message_id);
         let replace = e.replace.unwrap_or(true);
         let content = self.tree(&e.content)?;
-        self.carried += e.content.as_bytes().len() as u64;
+        self.carry(e.content.as_bytes().len());
         let mut fresh = Json::from_members(vec![
             ("id".into(), Json::String(id.clone())),
             ("role".into(), Json::from("activity")),

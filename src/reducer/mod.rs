@@ -131,6 +131,14 @@ pub use patch::{DEFAULT_MAX_BYTES, PatchError, apply_patch};
 use std::collections::{HashMap, HashSet};
 
 use list::At;
+
+/// An allowance of `per_event` for each of the `seen` events applied, plus `credit`.
+fn allowance(per_event: usize, seen: usize, credit: i64) -> u64 {
+    (per_event as i64)
+        .saturating_mul(seen as i64)
+        .saturating_add(credit)
+        .max(0) as u64
+}
 use verify::text;
 
 use crate::ParseOptions;
@@ -267,19 +275,14 @@ pub struct Reducer {
     /// `ACTIVITY_DELTA` or `ACTIVITY_SNAPSHOT` has measured it (so that a delta does not walk
     /// the whole content again).
     activity_bytes: HashMap<String, usize>,
-    /// What `MESSAGES_SNAPSHOT`s have drawn from [`ReduceOptions::max_kept_per_event`]'s
-    /// allowance so far.
-    kept: u64,
-    /// The messages that entered the list other than by a snapshot (appended, placed, or
-    /// given to [`Reducer::with_messages`]): added to that allowance, since a snapshot may
-    /// drop each of them once.
-    entered: u64,
-    /// What JSON Patches have drawn from [`ReduceOptions::max_moved_per_event`]'s allowance.
-    moved: u64,
-    /// The bytes of the JSON values the events carried into the state and activity messages
-    /// (snapshots and patches): added to that allowance, so that a patch right after a big
-    /// snapshot may move as much as the snapshot brought.
-    carried: u64,
+    /// [`ReduceOptions::max_kept_per_event`]'s allowance beyond its per-event part: one per
+    /// message that entered the list other than by a snapshot (appended, placed, or given to
+    /// [`Reducer::with_messages`]: a snapshot may drop each once), less what snapshots drew.
+    kept_credit: i64,
+    /// [`ReduceOptions::max_moved_per_event`]'s allowance beyond its per-event part: the bytes
+    /// of the JSON values snapshots and patches carried in (so that a patch right after a big
+    /// snapshot may move as much as it brought), less what patches drew.
+    moved_credit: i64,
     /// Tool calls started again after they were made (by an earlier start, a snapshot or the
     /// run's input): their next `TOOL_CALL_ARGS` replaces the arguments.
     restarted: HashSet<String>,
@@ -343,10 +346,8 @@ impl Reducer {
             state_bytes: Json::object().approx_size(),
             failed: None,
             activity_bytes: HashMap::new(),
-            kept: 0,
-            entered: 0,
-            moved: 0,
-            carried: 0,
+            kept_credit: 0,
+            moved_credit: 0,
             restarted: HashSet::new(),
         }
     }
@@ -372,7 +373,7 @@ impl Reducer {
     /// assert_eq!(Reducer::new().with_messages(vec![m]).messages().len(), 1);
     /// ```
     pub fn with_messages(mut self, messages: Vec<Json>) -> Reducer {
-        self.entered += messages.len() as u64;
+        self.kept_credit = self.kept_credit.saturating_add(messages.len() as i64);
         self.list().set_all(messages);
         self.activity_bytes = HashMap::new();
         self
@@ -565,11 +566,14 @@ impl Reducer {
         patch::Limits {
             max_depth,
             max_bytes: self.opts.max_state_bytes,
-            max_moved: (self.opts.max_moved_per_event as u64)
-                .saturating_mul(self.seen as u64)
-                .saturating_add(self.carried),
-            moved: std::cell::Cell::new(self.moved),
+            max_moved: allowance(self.opts.max_moved_per_event, self.seen, self.moved_credit),
+            moved: std::cell::Cell::new(0),
         }
+    }
+
+    /// Adds the bytes of a JSON value an event carried in to the moved-values allowance.
+    fn carry(&mut self, bytes: usize) {
+        self.moved_credit = self.moved_credit.saturating_add(bytes as i64);
     }
 
     /// Takes what a patch drew from the allowance, and the error of a patch that overdrew it
@@ -579,7 +583,7 @@ impl Reducer {
         limits: &patch::Limits,
         result: &Result<usize, PatchError>,
     ) -> Result<(), ReduceErrorKind> {
-        self.moved = limits.moved.get();
+        self.moved_credit = (self.moved_credit).saturating_sub(limits.moved.get() as i64);
         match result {
             Err(err) if err.reason == patch::TOO_LARGE => Err(self.too_large()),
             Err(err) if err.reason == patch::TOO_MUCH_MOVED => Err(ReduceErrorKind::MovedTooMuch {
@@ -639,7 +643,7 @@ impl Reducer {
 
     /// Appends a message (keeping the index up to date); returns its place.
     fn push(&mut self, m: Json) -> At {
-        self.entered += 1;
+        self.kept_credit += 1;
         self.list().push(m)
     }
 
