@@ -3,7 +3,8 @@
 //! [`valid`] checks a string of any length: on CPUs with AVX-512 by 64-byte chunks and table
 //! lookups with no branch on the text ([`simd::avx512::valid_utf8`]; text mixing ASCII and
 //! other scripts made the per-chunk "all ASCII?" branches of a general-purpose checker miss
-//! often), elsewhere by `simdutf8`. [`Cursor::short_string`](super::Cursor::short_string)
+//! often), with AVX2 the same by 32-byte chunks ([`simd::avx2::valid_utf8`]), elsewhere by
+//! `simdutf8`. [`Cursor::short_string`](super::Cursor::short_string)
 //! reads strings of up to 64 bytes; for those, [`valid_short`] takes the AVX-512 chunk too, or
 //! else the high bytes' mask in 16-byte looks, and [`valid_masked`] visits only those bytes,
 //! one sequence at a time. Same answer as std (RFC 3629: no overlong forms, no surrogates,
@@ -22,6 +23,12 @@ pub(crate) fn valid(bytes: &[u8], start: usize, end: usize) -> bool {
         // SAFETY: level 3 is stored only after the AVX-512 F, BW, VBMI and BMI2 feature tests
         // passed; the range was just checked.
         return unsafe { simd::avx512::valid_utf8(bytes, start, end) };
+    }
+    #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+    if simd::level() == 2 {
+        // SAFETY: level 2 is stored only after the AVX2 feature test passed; the range was
+        // just checked.
+        return unsafe { simd::avx2::valid_utf8(bytes, start, end) };
     }
     simdutf8::basic::from_utf8(&bytes[start..end]).is_ok()
 }
@@ -111,6 +118,12 @@ mod tests {
             // SAFETY: level 3 means the CPU has what `valid_utf8` needs; the range is inside.
             let got = unsafe { crate::scanner::simd::avx512::valid_utf8(&padded, start, end) };
             assert_eq!(got, want, "avx512 {s:x?}");
+        }
+        #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+        if crate::scanner::simd::level() >= 2 {
+            // SAFETY: level 2 or more means the CPU has AVX2; the range is inside.
+            let got = unsafe { crate::scanner::simd::avx2::valid_utf8(&padded, start, end) };
+            assert_eq!(got, want, "avx2 {s:x?}");
         }
     }
 

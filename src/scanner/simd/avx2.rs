@@ -320,3 +320,117 @@ pub(crate) unsafe fn find_line_end(bytes: &[u8], from: usize) -> Option<usize> {
     }
     super::scalar::find_line_end(bytes, i)
 }
+
+/// The constant vectors of [`utf8_errors`], made once per string.
+#[derive(Clone, Copy)]
+struct Utf8Tables {
+    prev_high: __m256i,
+    prev_low: __m256i,
+    high: __m256i,
+}
+
+impl Utf8Tables {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new() -> Utf8Tables {
+        use super::utf8_tables::{HIGH, PREV_HIGH, PREV_LOW};
+        // SAFETY: each load reads the first 32 bytes of a 64-byte table.
+        let at = |t: &[u8; 64]| unsafe { _mm256_loadu_si256(t.as_ptr().cast()) };
+        Utf8Tables {
+            prev_high: at(&PREV_HIGH),
+            prev_low: at(&PREV_LOW),
+            high: at(&HIGH),
+        }
+    }
+}
+
+/// The UTF-8 errors of the 32 bytes `cur`, which follow the 32 bytes `prev` (zeros before a
+/// text's first bytes): a non-zero byte where a byte breaks a sequence, by table lookups (no
+/// branch). A sequence cut by the end of `cur` is judged with the bytes that follow it.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn utf8_errors(t: &Utf8Tables, cur: __m256i, prev: __m256i) -> __m256i {
+    let nibble = _mm256_set1_epi8(0x0F);
+    // `prev`'s high lane then `cur`'s low one: each byte `k` back is then a shift within
+    // lanes.
+    let lane_back = _mm256_permute2x128_si256::<0x21>(prev, cur);
+    let prev1 = _mm256_alignr_epi8::<15>(cur, lane_back);
+    let prev2 = _mm256_alignr_epi8::<14>(cur, lane_back);
+    let prev3 = _mm256_alignr_epi8::<13>(cur, lane_back);
+    let classes = _mm256_and_si256(
+        _mm256_and_si256(
+            _mm256_shuffle_epi8(
+                t.prev_high,
+                _mm256_and_si256(_mm256_srli_epi16::<4>(prev1), nibble),
+            ),
+            _mm256_shuffle_epi8(t.prev_low, _mm256_and_si256(prev1, nibble)),
+        ),
+        _mm256_shuffle_epi8(
+            t.high,
+            _mm256_and_si256(_mm256_srli_epi16::<4>(cur), nibble),
+        ),
+    );
+    // 0x80 where the byte must be a sequence's third or fourth (two continuations in a row
+    // are right exactly there).
+    let third = _mm256_subs_epu8(prev2, _mm256_set1_epi8((0xE0u8 - 0x80) as i8));
+    let fourth = _mm256_subs_epu8(prev3, _mm256_set1_epi8((0xF0u8 - 0x80) as i8));
+    let tail = _mm256_and_si256(
+        _mm256_or_si256(third, fourth),
+        _mm256_set1_epi8(0x80u8 as i8),
+    );
+    _mm256_xor_si256(tail, classes)
+}
+
+/// Whether `bytes[start..end]` is valid UTF-8 (RFC 3629, as `std::str::from_utf8`), by 32-byte
+/// chunks checked by table lookups ([`utf8_errors`]) with no branch but the loop's: a string's
+/// non-ASCII characters cost the same whatever they are, where a check that steps over ASCII
+/// chunks (as `simdutf8` does) branches on the text, and mixed-script text makes it miss.
+/// The last bytes: from 64 bytes on, the 32 that end the range, checked again after the 32
+/// before them (a byte's verdict depends only on it and the three before it, so bytes
+/// checked twice get the same one); below, a copy followed by zeros. Then one chunk of zeros,
+/// so a sequence cut by `end` is an error. Nothing outside the range is read.
+///
+/// # Safety
+/// The CPU must support AVX2; `start <= end <= bytes.len()`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn valid_utf8(bytes: &[u8], start: usize, end: usize) -> bool {
+    debug_assert!(start <= end && end <= bytes.len());
+    let len = end - start;
+    // SAFETY: `start <= bytes.len()`, so the pointer is inside `bytes` or one past its end.
+    let base = unsafe { bytes.as_ptr().add(start) };
+    let t = Utf8Tables::new();
+    let zero = _mm256_setzero_si256();
+    let (mut prev, mut error) = (zero, zero);
+    let mut i = 0;
+    while i + 32 <= len {
+        // SAFETY: bytes `i .. i + 32` of the range, inside `bytes`; unaligned loads allowed.
+        let cur = unsafe { _mm256_loadu_si256(base.add(i).cast()) };
+        error = _mm256_or_si256(error, utf8_errors(&t, cur, prev));
+        prev = cur;
+        i += 32;
+    }
+    if i < len {
+        if len >= 64 {
+            // SAFETY: bytes `len - 64 .. len` of the range, inside `bytes`.
+            let (before, last) = unsafe {
+                (
+                    _mm256_loadu_si256(base.add(len - 64).cast()),
+                    _mm256_loadu_si256(base.add(len - 32).cast()),
+                )
+            };
+            error = _mm256_or_si256(error, utf8_errors(&t, last, before));
+            prev = last;
+        } else {
+            let mut copy = [0u8; 32];
+            // SAFETY: the `len - i < 32` bytes from `base + i` end at `end`, inside `bytes`;
+            // `copy` has room for them and is a different place.
+            unsafe { std::ptr::copy_nonoverlapping(base.add(i), copy.as_mut_ptr(), len - i) };
+            // SAFETY: the 32 bytes of `copy`.
+            let cur = unsafe { _mm256_loadu_si256(copy.as_ptr().cast()) };
+            error = _mm256_or_si256(error, utf8_errors(&t, cur, prev));
+            prev = cur;
+        }
+    }
+    error = _mm256_or_si256(error, utf8_errors(&t, zero, prev));
+    _mm256_testz_si256(error, error) == 1
+}

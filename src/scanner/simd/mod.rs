@@ -28,6 +28,8 @@ pub(crate) mod avx2;
 pub(crate) mod avx512;
 #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
 pub(crate) mod sse2;
+#[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+mod utf8_tables;
 
 /// Which kernel to run; the tests run every one available and compare them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
