@@ -3,7 +3,8 @@
 //! portable scalar one at every position of the input (every 13th past the first 512
 //! bytes) and the chunk-fed parser's scan-while-copying over the next 300 bytes, and the
 //! short-string look of one-shot parsing against the general string scanner
-//! there; the message and tool call readers' head templates against their general loops at
+//! there; every UTF-8 check of a string against std from the first 64 offsets; the message
+//! and tool call readers' head templates against their general loops at
 //! each `{`;
 //! unescaping by runs against the byte-at-a-time unescaper; and
 //! `RawJson::to_serde_value` (built iteratively) against serde_json wherever serde_json reads
@@ -13,7 +14,7 @@
 
 use agui_wire::parser::differential::{
     message_paths_agree, short_string_agrees, string_kernels_agree, tool_call_paths_agree,
-    unescape_fast, unescape_scalar,
+    unescape_fast, unescape_scalar, utf8_kernels_agree,
 };
 use agui_wire::{Bump, Event, RawJson, RunAgentInput};
 use libfuzzer_sys::fuzz_target;
@@ -26,6 +27,13 @@ fuzz_target!(|data: &[u8]| {
         }
         if let Err(e) = short_string_agrees(data, at) {
             panic!("short-string look and string scanner disagree: {e}");
+        }
+    }
+    // The UTF-8 checks against std from the first 64 offsets (every alignment to a chunk of
+    // 32 or 64 bytes).
+    for at in 0..data.len().min(64) {
+        if let Err(e) = utf8_kernels_agree(data, at) {
+            panic!("UTF-8 checks disagree: {e}");
         }
     }
     // The message and tool call readers with their head templates (`"id":"…","role":"…"`,

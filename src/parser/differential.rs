@@ -24,6 +24,24 @@ pub fn string_kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
     crate::scanner::simd::kernels_agree(bytes, at)
 }
 
+/// Checks the UTF-8 of the bytes from `at` with every check a string's UTF-8 may take on this
+/// CPU (the dispatching entry point, and the AVX2 kernel where the CPU has it) against std, on
+/// ranges that end on and around each 32-byte chunk edge and at `at + 300` (or the end), and
+/// says where they disagree.
+///
+/// ```
+/// use agui_wire::parser::differential::utf8_kernels_agree;
+/// let text = "naïve café, 字符, 😀 and a cut sequence: ".repeat(4);
+/// let mut bytes = text.into_bytes();
+/// bytes.push(0xE2);
+/// for at in 0..bytes.len() {
+///     utf8_kernels_agree(&bytes, at).unwrap();
+/// }
+/// ```
+pub fn utf8_kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
+    crate::scanner::simd::utf8_agrees(bytes, at)
+}
+
 /// Runs every stage-1 kernel of the structural index this CPU has (AVX2) and the portable one
 /// over `bytes` (64-byte blocks from offset 0, with the state carried across block edges) and
 /// says where their masks differ.

@@ -50,31 +50,6 @@ pub(crate) fn kernels_agree(bytes: &[u8], at: usize) -> Result<(), String> {
             ));
         }
     }
-    // The UTF-8 check of a string's bytes (what `utf8::valid` takes on this CPU, and the AVX2
-    // kernel where the CPU has it) against std, on the same window cut at every length up to
-    // 70 and at every ninth past it, so that ranges end on and off the 32- and 64-byte
-    // chunk edges.
-    for end in (0..=window.len().min(70)).chain((71..=window.len()).step_by(9)) {
-        let want = std::str::from_utf8(&window[..end]).is_ok();
-        let mut runs = vec![(
-            "dispatch",
-            crate::scanner::utf8::valid(bytes, from, from + end),
-        )];
-        #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
-        if level() >= 2 {
-            // SAFETY: level 2 or more is stored only after the AVX2 feature test passed, and
-            // `from + end <= bytes.len()`.
-            runs.push(("avx2", unsafe { avx2::valid_utf8(bytes, from, from + end) }));
-        }
-        for (name, got) in runs {
-            if got != want {
-                return Err(format!(
-                    "{name} UTF-8 of {from}..{}: {got}, std {want}",
-                    from + end
-                ));
-            }
-        }
-    }
     // The short-string look: the closing quote when it is the first special byte of the
     // 16-byte window, with exactly the non-ASCII bytes before it; nothing otherwise.
     let window_end = (from + 16).min(bytes.len());
@@ -270,6 +245,44 @@ pub(crate) fn masks_agree(bytes: &[u8], from: usize) -> Result<(), String> {
         let got = summary(got, masks.pos);
         if got != want {
             return Err(format!("text_string at {from}: {got:?}, string {want:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// The UTF-8 check of a string's bytes from `at` (what `utf8::valid` takes on this CPU, and
+/// the AVX2 kernel where the CPU has it) against std, on ranges that end around each 32-byte
+/// chunk edge up to 97 bytes, and at the end of the next 300 bytes (see
+/// [`crate::parser::differential::utf8_kernels_agree`]).
+pub(crate) fn utf8_agrees(bytes: &[u8], at: usize) -> Result<(), String> {
+    let from = at.min(bytes.len());
+    let window = &bytes[from..(from + 300).min(bytes.len())];
+    let ends = [
+        0..=3,
+        31..=33,
+        63..=65,
+        95..=97,
+        window.len()..=window.len(),
+    ];
+    for end in ends.into_iter().flatten().filter(|&e| e <= window.len()) {
+        let want = std::str::from_utf8(&window[..end]).is_ok();
+        let mut runs = vec![(
+            "dispatch",
+            crate::scanner::utf8::valid(bytes, from, from + end),
+        )];
+        #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
+        if level() >= 2 {
+            // SAFETY: level 2 or more is stored only after the AVX2 feature test passed, and
+            // `from + end <= bytes.len()`.
+            runs.push(("avx2", unsafe { avx2::valid_utf8(bytes, from, from + end) }));
+        }
+        for (name, got) in runs {
+            if got != want {
+                return Err(format!(
+                    "{name} UTF-8 of {from}..{}: {got}, std {want}",
+                    from + end
+                ));
+            }
         }
     }
     Ok(())

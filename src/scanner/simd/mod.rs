@@ -535,9 +535,9 @@ pub(crate) fn find_line_end(bytes: &[u8], from: usize) -> Option<usize> {
     }
 }
 
-pub(crate) use agree::kernels_agree;
 #[cfg(test)]
 use agree::masks_agree;
+pub(crate) use agree::{kernels_agree, utf8_agrees};
 
 #[cfg(test)]
 mod tests;

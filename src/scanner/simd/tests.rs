@@ -435,6 +435,7 @@ proptest! {
     fn kernels_agree(bytes in proptest::collection::vec(any::<u8>(), 0..300), from in 0usize..300) {
         let from = from.min(bytes.len());
         check(&bytes, from);
+        prop_assert_eq!(super::utf8_agrees(&bytes, from), Ok(()));
     }
 
     /// The fuzz target's check (`fast_vs_scalar`), on strings with a few specials.
@@ -447,6 +448,7 @@ proptest! {
         for (p, b) in specials { if p < len { v[p] = b; } }
         for at in 0..=len + 1 {
             prop_assert_eq!(crate::scanner::simd::kernels_agree(&v, at), Ok(()));
+            prop_assert_eq!(crate::scanner::simd::utf8_agrees(&v, at), Ok(()));
         }
     }
 
