@@ -984,3 +984,27 @@ fn a_snapshot_may_drop_a_long_history() {
     }
     assert_eq!(ids_of(&r), ["s"]);
 }
+
+#[test]
+fn allowances_set_to_usize_max_mean_no_limit() {
+    // `usize::MAX` is how a caller turns a limit off; it must not wrap into no allowance.
+    let opts = ReduceOptions {
+        max_kept_per_event: usize::MAX,
+        max_moved_per_event: usize::MAX,
+        ..Default::default()
+    };
+    let events = [
+        RS.to_owned(),
+        r#"{"type":"STATE_SNAPSHOT","snapshot":{"a":[1,2,3]}}"#.to_owned(),
+        r#"{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a/0","value":0},{"op":"copy","from":"/a","path":"/b"}]}"#.to_owned(),
+        r#"{"type":"ACTIVITY_SNAPSHOT","messageId":"v","activityType":"PLAN","content":{}}"#.to_owned(),
+        r#"{"type":"MESSAGES_SNAPSHOT","messages":[]}"#.to_owned(),
+    ];
+    let mut r = Reducer::with_options(opts);
+    for text in &events {
+        let arena = Bump::new();
+        r.apply(&Event::parse(text.as_bytes(), &arena).unwrap())
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+    assert_eq!(r.messages().len(), 1);
+}

@@ -131,20 +131,23 @@ pub use patch::{DEFAULT_MAX_BYTES, PatchError, apply_patch};
 use std::collections::{HashMap, HashSet};
 
 use list::At;
-
-/// An allowance of `per_event` for each of the `seen` events applied, plus `credit`.
-fn allowance(per_event: usize, seen: usize, credit: i64) -> u64 {
-    (per_event as i64)
-        .saturating_mul(seen as i64)
-        .saturating_add(credit)
-        .max(0) as u64
-}
 use verify::text;
 
 use crate::ParseOptions;
 use crate::events::*;
 use crate::model::{Message, RawJson, Role};
 use crate::writer::{Sink, WriteJson};
+
+/// An allowance of `per_event` for each of the `seen` events applied, plus `credit` (at most
+/// `i64::MAX`: a `per_event` of `usize::MAX`, "no limit", stays the largest).
+fn allowance(per_event: usize, seen: usize, credit: i64) -> u64 {
+    let wide = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    wide(per_event)
+        .saturating_mul(wide(seen))
+        .saturating_add(credit)
+        .max(0)
+        .unsigned_abs()
+}
 
 /// A small deterministic generator for the randomized unit tests (xorshift): each call gives a
 /// number below its argument, so that a failing round is reproducible.
@@ -583,7 +586,7 @@ impl Reducer {
         limits: &patch::Limits,
         result: &Result<usize, PatchError>,
     ) -> Result<(), ReduceErrorKind> {
-        self.moved_credit = (self.moved_credit).saturating_sub(limits.moved.get() as i64);
+        self.moved_credit = self.moved_credit.saturating_sub(limits.moved.get() as i64);
         match result {
             Err(err) if err.reason == patch::TOO_LARGE => Err(self.too_large()),
             Err(err) if err.reason == patch::TOO_MUCH_MOVED => Err(ReduceErrorKind::MovedTooMuch {

@@ -266,23 +266,20 @@ pub(crate) fn utf8_agrees(bytes: &[u8], at: usize) -> Result<(), String> {
     ];
     for end in ends.into_iter().flatten().filter(|&e| e <= window.len()) {
         let want = std::str::from_utf8(&window[..end]).is_ok();
-        let mut runs = vec![(
+        let check = |name: &str, got: bool| {
+            (got == want)
+                .then_some(())
+                .ok_or_else(|| format!("{name} UTF-8 of {from}..{}: {got}, std {want}", from + end))
+        };
+        check(
             "dispatch",
             crate::scanner::utf8::valid(bytes, from, from + end),
-        )];
+        )?;
         #[cfg(all(target_arch = "x86_64", not(miri), not(agui_wire_force_scalar)))]
         if level() >= 2 {
             // SAFETY: level 2 or more is stored only after the AVX2 feature test passed, and
             // `from + end <= bytes.len()`.
-            runs.push(("avx2", unsafe { avx2::valid_utf8(bytes, from, from + end) }));
-        }
-        for (name, got) in runs {
-            if got != want {
-                return Err(format!(
-                    "{name} UTF-8 of {from}..{}: {got}, std {want}",
-                    from + end
-                ));
-            }
+            check("avx2", unsafe { avx2::valid_utf8(bytes, from, from + end) })?;
         }
     }
     Ok(())
